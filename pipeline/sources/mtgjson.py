@@ -1,0 +1,154 @@
+"""Read MTGJSON v5 files: ``AllPrintings.json``, ``AtomicCards.json``, one set file, or a directory of set files.
+
+MTGJSON holds one record per printing and, for multi-face cards, one record per face
+(``side`` a, b, c…, ``faceName``); rulings sit inside each record (``rulings: [{date, text}]``);
+the Scryfall oracle id is ``identifiers.scryfallOracleId``. Each file is streamed with ijson
+one set (or one atomic card) at a time. Records under ``tokens`` become :class:`OtherObject`.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Iterator
+
+import ijson
+
+from pipeline.normalize.model import GAME_LAYOUTS, Face, OracleCard, OtherObject, Ruling, sort_colors
+from pipeline.sources.errors import SourceError, record_label
+from pipeline.sources.files import open_binary
+
+_STREAM_ERRORS = (OSError, EOFError, zlib.error, ijson.JSONError, UnicodeDecodeError)
+
+
+@dataclass
+class MtgjsonFace:
+    """One MTGJSON card record normalized to a one-face :class:`OracleCard` plus its rulings.
+
+    ``card.oracle_id`` is None only for ``reversible_card`` records, which MTGJSON 5.2 ships
+    without ``scryfallOracleId``; the collector resolves those by face name.
+    """
+
+    card: OracleCard
+    rulings: list[Ruling]
+
+
+def set_files(directory: str | Path) -> list[Path]:
+    """Return the MTGJSON set files (``*.json``, ``*.json.gz``) of ``directory``, sorted by name.
+
+    Raises SourceError if there are none.
+    """
+    directory = Path(directory)
+    files = sorted(p for p in directory.iterdir() if p.name.endswith((".json", ".json.gz")))
+    if not files:
+        raise SourceError(directory, "no MTGJSON set files (*.json, *.json.gz) in this directory")
+    return files
+
+
+def read_mtgjson(path: str | Path, meta: dict | None = None) -> Iterator[MtgjsonFace | OtherObject]:
+    """Yield every card record of one MTGJSON file (AllPrintings, AtomicCards or a set file).
+
+    If ``meta`` (a dict) is given, the file's ``meta`` object is stored into it
+    (``{"date": …, "version": …}``). Raises SourceError naming the file, record and field
+    on a truncated/corrupt file, invalid JSON, or a malformed record.
+    """
+    with open_binary(path) as stream:
+        try:
+            for key, value in ijson.kvitems(stream, "", use_float=True):
+                if key == "meta" and meta is not None and isinstance(value, dict):
+                    meta.update(value)
+                elif key == "data":
+                    yield from _read_data(value, path)
+        except _STREAM_ERRORS as exc:
+            raise SourceError(path, f"invalid or truncated MTGJSON file: {exc}") from exc
+
+
+def _read_data(data: object, path) -> Iterator[MtgjsonFace | OtherObject]:
+    if not isinstance(data, dict):
+        raise SourceError(path, "'data' is not an object", field="data")
+    if "cards" in data and isinstance(data.get("cards"), list):  # one set file
+        yield from _read_set(data, path)
+        return
+    for key, value in data.items():
+        if isinstance(value, dict) and isinstance(value.get("cards"), list):  # AllPrintings: {SET: set}
+            yield from _read_set(value, path)
+        elif isinstance(value, list):  # AtomicCards: {name: [face records]}
+            for index, record in enumerate(value):
+                yield face_from_mtgjson(record, path, f"{key!r}[{index}]")
+        else:
+            raise SourceError(path, "neither a set object nor a list of atomic card records", field=f"data.{key}")
+
+
+def _read_set(data: dict, path) -> Iterator[MtgjsonFace | OtherObject]:
+    code = data.get("code", "?")
+    for index, record in enumerate(data["cards"]):
+        yield face_from_mtgjson(record, path, f"{code} cards{record_label(index, record)}")
+    for index, record in enumerate(data.get("tokens") or []):
+        yield _other_from_mtgjson(record, path, f"{code} tokens{record_label(index, record)}")
+
+
+def _side_index(side: object) -> int:
+    return ord(side) - ord("a") if isinstance(side, str) and len(side) == 1 and side.isalpha() else 0
+
+
+def face_from_mtgjson(record: object, path, label: str) -> MtgjsonFace | OtherObject:
+    """Normalize one MTGJSON card (or atomic card) record; ``label`` locates it in error messages."""
+    if not isinstance(record, dict):
+        raise SourceError(path, "card record is not an object", record=label)
+    layout = record.get("layout") or "normal"
+    if layout not in GAME_LAYOUTS:
+        return _other_from_mtgjson(record, path, label)
+    identifiers = record.get("identifiers") or {}
+    oracle_id = identifiers.get("scryfallOracleId")
+    if not oracle_id and layout != "reversible_card":
+        raise SourceError(path, "game card without an oracle id", record=label, field="identifiers.scryfallOracleId")
+    name = record.get("faceName") or record.get("name")
+    if not isinstance(name, str):
+        raise SourceError(path, "missing card name", record=label, field="name")
+    text = record.get("text") or ""
+    if not isinstance(text, str):
+        raise SourceError(path, "expected a string", record=label, field="text")
+    face = Face(
+        face_index=_side_index(record.get("side")),
+        name=name,
+        mana_cost=record.get("manaCost") or None,
+        type_line=record.get("type"),
+        oracle_text=text,
+        power=record.get("power"),
+        toughness=record.get("toughness"),
+        loyalty=record.get("loyalty"),
+        defense=record.get("defense"),
+        colors=record.get("colors"),
+    )
+    mana_value = record.get("manaValue", record.get("convertedManaCost"))
+    card = OracleCard(
+        oracle_id=oracle_id,
+        name=record.get("name") or name,
+        layout=layout,
+        mana_cost=None,
+        mana_value=float(mana_value) if isinstance(mana_value, (int, float)) else None,
+        type_line=None,
+        colors=sort_colors(record.get("colors") or []),
+        color_identity=sort_colors(record.get("colorIdentity") or []),
+        keywords=list(record.get("keywords") or []),
+        faces=[face],
+    )
+    if record.get("setCode"):
+        card.printings.add((record["setCode"], str(record.get("number", "")), "en"))
+    rulings = []
+    for j, ruling in enumerate(record.get("rulings") or []):
+        try:
+            rulings.append(Ruling(oracle_id, None, date.fromisoformat(ruling["date"]), ruling["text"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SourceError(path, f"malformed ruling: {exc}", record=label, field=f"rulings[{j}]") from exc
+    return MtgjsonFace(card, rulings)
+
+
+def _other_from_mtgjson(record: object, path, label: str) -> OtherObject:
+    if not isinstance(record, dict):
+        raise SourceError(path, "token record is not an object", record=label)
+    oracle_id = (record.get("identifiers") or {}).get("scryfallOracleId")
+    return OtherObject(oracle_id, record.get("name") or "", record.get("layout") or "token",
+                       record.get("type"), record.get("text") or "")

@@ -1,0 +1,134 @@
+"""Read Scryfall bulk files: card objects (oracle_cards / default_cards / all_cards) and rulings.
+
+Field names follow Scryfall's API documentation (card objects, card face objects, ruling
+objects). Unknown fields are ignored; ``produced_mana`` and ``keywords`` (added after 2019)
+are optional.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Iterator
+
+from pipeline.normalize.model import GAME_LAYOUTS, Face, OracleCard, OtherObject, Ruling, sort_colors
+from pipeline.sources.errors import SourceError, record_label
+from pipeline.sources.json_stream import iter_json_records
+
+
+def read_scryfall_cards(path: str | Path) -> Iterator[OracleCard | OtherObject]:
+    """Yield one normalized object per Scryfall card object in ``path`` (any bulk shape, plain or gzip).
+
+    Game cards (layout in GAME_LAYOUTS) → :class:`OracleCard`; other layouts → :class:`OtherObject`.
+    Raises SourceError naming file, record and field for a record that is not a card object,
+    a game card without oracle_id, or a malformed field.
+    """
+    for index, obj in iter_json_records(path):
+        yield card_from_scryfall(obj, path, index)
+
+
+def card_from_scryfall(obj: object, path, index: int) -> OracleCard | OtherObject:
+    """Normalize one Scryfall card object (a dict); see :func:`read_scryfall_cards`."""
+    label = record_label(index, obj if isinstance(obj, dict) else None)
+    if not isinstance(obj, dict) or obj.get("object") != "card":
+        kind = obj.get("object") if isinstance(obj, dict) else type(obj).__name__
+        raise SourceError(path, f"expected a Scryfall card object, got {kind!r}", record=label, field="object")
+    layout = _str(obj, "layout", path, label) or "normal"
+    raw_faces = obj.get("card_faces")
+    if raw_faces is not None and not isinstance(raw_faces, list):
+        raise SourceError(path, "expected a list", record=label, field="card_faces")
+    # reversible_card objects carry oracle_id only inside card_faces.
+    oracle_id = obj.get("oracle_id") or next(
+        (f.get("oracle_id") for f in raw_faces or [] if isinstance(f, dict) and f.get("oracle_id")), None
+    )
+    name = _str(obj, "name", path, label) or ""
+    if layout not in GAME_LAYOUTS:
+        text = obj.get("oracle_text")
+        if text is None and raw_faces:
+            text = "\n//\n".join(f.get("oracle_text") or "" for f in raw_faces if isinstance(f, dict))
+        return OtherObject(oracle_id, name, layout, obj.get("type_line"), text or "")
+    if not oracle_id:
+        raise SourceError(path, "game card without an oracle id", record=label, field="oracle_id")
+    if raw_faces:
+        faces = [_face(i, f, path, label) for i, f in enumerate(raw_faces)]
+    else:
+        faces = [_face(0, obj, path, label)]
+    colors = obj.get("colors")
+    if colors is None:
+        colors = sort_colors(c for f in faces for c in (f.colors or []))
+    card = OracleCard(
+        oracle_id=oracle_id,
+        name=name,
+        layout=layout,
+        mana_cost=_join_costs(faces),
+        mana_value=_float(obj, "cmc", path, label),
+        type_line=obj.get("type_line") or " // ".join(f.type_line or "" for f in faces),
+        colors=list(colors),
+        color_identity=list(obj.get("color_identity") or []),
+        keywords=list(obj.get("keywords") or []),
+        faces=faces,
+        source_produced_mana=list(obj["produced_mana"]) if isinstance(obj.get("produced_mana"), list) else None,
+    )
+    card.printings.add((str(obj.get("set", "")), str(obj.get("collector_number", "")), str(obj.get("lang", "en"))))
+    return card
+
+
+def _face(index: int, f: object, path, label: str) -> Face:
+    if not isinstance(f, dict):
+        raise SourceError(path, "card face is not an object", record=label, field=f"card_faces[{index}]")
+    text = f.get("oracle_text")
+    if text is not None and not isinstance(text, str):
+        raise SourceError(path, "expected a string", record=label, field=f"card_faces[{index}].oracle_text")
+    return Face(
+        face_index=index,
+        name=f.get("name") or "",
+        mana_cost=f.get("mana_cost") or None,
+        type_line=f.get("type_line"),
+        oracle_text=text or "",
+        power=f.get("power"),
+        toughness=f.get("toughness"),
+        loyalty=f.get("loyalty"),
+        defense=f.get("defense"),
+        colors=f.get("colors"),
+    )
+
+
+def _join_costs(faces: list[Face]) -> str | None:
+    costs = [f.mana_cost for f in faces if f.mana_cost]
+    return " // ".join(costs) if costs else None
+
+
+def _str(obj: dict, key: str, path, label: str) -> str | None:
+    value = obj.get(key)
+    if value is not None and not isinstance(value, str):
+        raise SourceError(path, f"expected a string, got {type(value).__name__}", record=label, field=key)
+    return value
+
+
+def _float(obj: dict, key: str, path, label: str) -> float | None:
+    value = obj.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise SourceError(path, f"expected a number, got {value!r}", record=label, field=key)
+    return float(value)
+
+
+def read_scryfall_rulings(path: str | Path) -> Iterator[Ruling]:
+    """Yield the rulings of a Scryfall rulings bulk file (array or JSON Lines of ruling objects).
+
+    Each object: ``{object: "ruling", oracle_id, source: "wotc"|"scryfall", published_at: "YYYY-MM-DD", comment}``.
+    Raises SourceError naming file, record and field for a missing or malformed field.
+    """
+    for index, obj in iter_json_records(path):
+        label = f"#{index}"
+        if not isinstance(obj, dict) or obj.get("object") != "ruling":
+            raise SourceError(path, "expected a Scryfall ruling object", record=label, field="object")
+        for key in ("oracle_id", "published_at", "comment"):
+            if not isinstance(obj.get(key), str):
+                raise SourceError(path, "missing or not a string", record=label, field=key)
+        try:
+            published = date.fromisoformat(obj["published_at"])
+        except ValueError as exc:
+            raise SourceError(path, f"not a date: {obj['published_at']!r}", record=label, field="published_at") from exc
+        yield Ruling(obj["oracle_id"], obj.get("source") or "scryfall", published, obj["comment"])
