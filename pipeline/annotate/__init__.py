@@ -1,0 +1,1 @@
+"""Rulings ↔ Comprehensive Rules ↔ abilities (see docs/annotate.md)."""
