@@ -1,0 +1,121 @@
+"""The refresh job: read sources → normalize → parse → derive → store → annotate, atomically.
+
+One refresh holds an exclusive lock on ``<db>.lock``, reads its sources, builds a new database
+file and swaps it in (:mod:`pipeline.store.build`). It is skipped ("unchanged") when the source
+version and grammar version equal those of the last successful run, unless forced. A failure
+leaves the previous database's contents untouched and is recorded in its ``runs`` table.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+import filelock
+
+from pipeline.normalize.ingest import collect
+from pipeline.parse import GRAMMAR_VERSION
+from pipeline.paths import BUNDLED_CARDS, BUNDLED_RULES
+from pipeline.sources.files import open_binary
+from pipeline.store.build import build_database
+from pipeline.store.runs import RunRecord, append_run, last_ok, next_run_id, now, previous_runs
+
+BUNDLED = "bundled"
+
+
+class RefreshLocked(Exception):
+    """Another refresh holds the lock on this database path."""
+
+
+@dataclass
+class RefreshOutcome:
+    """What a refresh did: ``status`` 'ok' | 'unchanged'; row counts; faces parsed; wall seconds."""
+
+    status: str
+    run_id: int
+    source_version: str
+    counts: dict[str, int]
+    parsed: int
+    seconds: float
+
+
+def read_rules_text(path: str | Path) -> str:
+    """Return the Comprehensive Rules text of a plain or gzipped UTF-8 file (byte-order mark removed)."""
+    with open_binary(path) as stream:
+        return stream.read().decode("utf-8-sig")
+
+
+def refresh(
+    sources: Sequence[str | Path],
+    db_path: Path,
+    *,
+    rules: str | Path | None = None,
+    force: bool = False,
+    wait: float = 0,
+    step: Callable[[str, int], Callable[[int], None]] | None = None,
+    source_label: str | None = None,
+) -> RefreshOutcome:
+    """Refresh ``db_path`` from ``sources`` (``["bundled"]`` or paths; see :func:`pipeline.normalize.ingest.collect`).
+
+    ``rules``: a Comprehensive Rules text file (default: the bundled one with the bundled source,
+    else none). ``wait``: seconds to wait for another refresh's lock (0: fail at once).
+    Raises RefreshLocked when the lock is held, SourceError on bad input (after recording the
+    failed run), and re-raises any other error after recording it.
+    """
+    db_path = Path(db_path)
+    paths: list[str | Path] = []
+    for s in sources:
+        paths.append(BUNDLED_CARDS if str(s) == BUNDLED else s)
+    if rules is None and any(str(s) == BUNDLED for s in sources):
+        rules = BUNDLED_RULES
+    label = source_label or ",".join(str(s) for s in sources)
+    lock = filelock.FileLock(str(db_path) + ".lock")
+    try:
+        lock.acquire(timeout=wait)
+    except filelock.Timeout as exc:
+        raise RefreshLocked(f"{db_path}: another refresh is running (lock {lock.lock_file}); "
+                            f"retry later or pass --wait SECONDS") from exc
+    try:
+        return _refresh_locked(paths, db_path, rules, force, step, label)
+    finally:
+        lock.release()
+
+
+def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str) -> RefreshOutcome:
+    started = now()
+    t0 = time.perf_counter()
+    runs = previous_runs(db_path)
+    run_id = next_run_id(runs)
+    source_version = None
+    try:
+        read_tick = step("read", 0) if step else None
+        collection, info = collect(paths, read_tick)
+        source_version = info.version
+        previous = last_ok(runs)
+        if (not force and previous and previous["source_version"] == source_version
+                and previous["grammar_version"] == GRAMMAR_VERSION and previous["source"] == label):
+            seconds = time.perf_counter() - t0
+            append_run(db_path, RunRecord(run_id, started, now(), label, source_version, "unchanged",
+                                          previous["card_count"], previous["face_count"], previous["ability_count"],
+                                          previous["ruling_count"], 0, GRAMMAR_VERSION, seconds))
+            return RefreshOutcome("unchanged", run_id, source_version, {}, 0, seconds)
+        rules_text = read_rules_text(rules) if rules is not None else None
+
+        def run_row(counts: dict[str, int], parsed: int) -> tuple:
+            return RunRecord(run_id, started, now(), label, source_version, "ok", counts["cards"], counts["faces"],
+                             counts["abilities"], counts["rulings"], parsed, GRAMMAR_VERSION,
+                             time.perf_counter() - t0).row()
+
+        result = build_database(db_path, collection, info, run_row, rules_text=rules_text, step=step)
+        return RefreshOutcome("ok", run_id, source_version, result.counts, result.parsed, time.perf_counter() - t0)
+    except BaseException as exc:
+        message = f"{type(exc).__name__}: {exc}".splitlines()[0] if str(exc) else type(exc).__name__
+        try:
+            append_run(db_path, RunRecord(run_id, started, now(), label, source_version, "failed",
+                                          grammar_version=GRAMMAR_VERSION, seconds=time.perf_counter() - t0,
+                                          error=message))
+        except Exception:  # the database is busy or unwritable: the original error matters more
+            pass
+        raise

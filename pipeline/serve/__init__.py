@@ -1,0 +1,1 @@
+"""Serve stage: read-only SQL over the database, card pages, exports."""

@@ -1,0 +1,182 @@
+"""Build a complete database file from a :class:`CardCollection`, then swap it in atomically.
+
+The new database is written to ``<db>.tmp-<pid>`` beside the target, closed (checkpointed),
+and moved over the target with :func:`os.replace`, so readers see either the old file or the
+new one, never a half-written one. The previous database is opened read-only, only to carry
+over the ``runs`` history and the ``parse_cache``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+import duckdb
+import pandas as pd
+
+from pipeline.normalize.collect import CardCollection
+from pipeline.normalize.model import SourceInfo
+from pipeline.parse import GRAMMAR_VERSION
+from pipeline.store.abilities import FaceParser
+from pipeline.store.schema import SCHEMA_VERSION, TABLES, create_tables
+
+Step = Callable[[str, int], Callable[[int], None]]  # (label, total) → tick(n)
+
+
+@dataclass
+class BuildResult:
+    """Counts of one build: rows per table and faces parsed (cache misses)."""
+
+    counts: dict[str, int]
+    parsed: int
+
+
+def ruling_id(oracle_id: str, published_at, comment: str) -> str:
+    """Stable ruling id: first 16 hex digits of sha256 over oracle_id, ISO date and comment."""
+    return hashlib.sha256(f"{oracle_id}\x1f{published_at}\x1f{comment}".encode()).hexdigest()[:16]
+
+
+def read_previous(db_path: Path) -> tuple[list[tuple], dict[str, list[dict]]]:
+    """Return (runs rows, parse cache for the current grammar) of an existing database, or empty ones.
+
+    A missing, unreadable or older-schema file gives what can be read (at worst nothing): the
+    new build does not depend on it.
+    """
+    if not db_path.exists():
+        return [], {}
+    try:
+        con = duckdb.connect(str(db_path), read_only=True)
+    except duckdb.Error:
+        return [], {}
+    try:
+        runs = _safe_rows(con, "SELECT * FROM runs ORDER BY run_id")
+        cache = {
+            k: json.loads(v)
+            for k, v in _safe_rows(con, "SELECT text_hash, abilities FROM parse_cache WHERE grammar_version = ?",
+                                   [GRAMMAR_VERSION])
+        }
+        return runs, cache
+    finally:
+        con.close()
+
+
+def _safe_rows(con, sql: str, params=None) -> list[tuple]:
+    try:
+        return con.execute(sql, params or []).fetchall()
+    except duckdb.Error:
+        return []
+
+
+def build_database(
+    db_path: Path,
+    collection: CardCollection,
+    source: SourceInfo,
+    run_row: Callable[[dict[str, int], int], tuple],
+    *,
+    rules_text: str | None = None,
+    step: Step | None = None,
+) -> BuildResult:
+    """Write a complete new database for ``collection`` and atomically replace ``db_path`` with it.
+
+    ``run_row(counts, parsed)`` returns this run's ``runs`` row, appended after the carried-over
+    history. ``rules_text`` (the Comprehensive Rules) enables the annotation tables.
+    ``step(label, total)`` returns a progress tick function. On any exception the temporary file
+    is removed and ``db_path`` is left exactly as it was; the exception propagates.
+    """
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    old_runs, cache = read_previous(db_path)
+    tmp = db_path.with_name(f"{db_path.name}.tmp-{os.getpid()}")
+    _remove(tmp)
+    try:
+        con = duckdb.connect(str(tmp))
+        try:
+            result = _fill(con, collection, source, cache, rules_text, step)
+            con.executemany(f"INSERT INTO runs VALUES ({', '.join('?' * len(TABLES['runs'][1]))})",
+                            old_runs + [run_row(result.counts, result.parsed)])
+            con.execute("CHECKPOINT")
+        finally:
+            con.close()
+        os.replace(tmp, db_path)
+    except BaseException:
+        _remove(tmp)
+        raise
+    return result
+
+
+def _remove(path: Path) -> None:
+    for p in (path, path.with_name(path.name + ".wal")):
+        if p.exists():
+            p.unlink()
+
+
+def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text, step) -> BuildResult:
+    create_tables(con)
+    cards = sorted(collection.cards.values(), key=lambda c: (c.name, c.oracle_id))
+    _insert_df(con, "cards", pd.DataFrame(
+        [(c.oracle_id, c.name, c.layout, c.mana_cost, c.mana_value, c.type_line, c.oracle_text,
+          c.colors, c.color_identity, c.keywords, [], c.source_produced_mana) for c in cards],
+        columns=[col for col, _, _ in TABLES["cards"][1]]))
+    _insert_df(con, "faces", pd.DataFrame(
+        [(c.oracle_id, f.face_index, f.name, f.mana_cost, f.type_line, f.oracle_text, f.power, f.toughness,
+          f.loyalty, f.defense) for c in cards for f in c.faces],
+        columns=[col for col, _, _ in TABLES["faces"][1]]))
+    _insert_df(con, "printings", pd.DataFrame(
+        sorted((c.oracle_id, *p) for c in cards for p in c.printings),
+        columns=[col for col, _, _ in TABLES["printings"][1]]))
+    _insert_df(con, "other_objects", pd.DataFrame(
+        [(o.oracle_id, o.name, o.layout, o.type_line, o.oracle_text) for o in collection.other.values()],
+        columns=[col for col, _, _ in TABLES["other_objects"][1]]))
+    _insert_df(con, "rulings", pd.DataFrame(
+        [(ruling_id(r.oracle_id, r.published_at, r.comment), r.oracle_id, r.source, r.published_at, r.comment)
+         for r in collection.rulings.values()],
+        columns=[col for col, _, _ in TABLES["rulings"][1]]))
+
+    parser = FaceParser(cache)
+    tick = step("parse", len(cards)) if step else None
+    rows = list(parser.ability_rows(cards, tick))
+    _insert_df(con, "abilities", pd.DataFrame(rows, columns=[col for col, _, _ in TABLES["abilities"][1]]))
+    _insert_df(con, "parse_cache", pd.DataFrame(parser.cache_rows(),
+                                                columns=[col for col, _, _ in TABLES["parse_cache"][1]]))
+    counts = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+              for t in ("cards", "faces", "abilities", "rulings", "printings", "other_objects")}
+    counts.update(_derive(con))
+    if rules_text is not None:
+        counts.update(_annotate(con, rules_text))
+    meta = {
+        "schema_version": str(SCHEMA_VERSION),
+        "grammar_version": GRAMMAR_VERSION,
+        "built_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "source": source.kind,
+        "source_version": source.version,
+        "text_conflicts": str(len(collection.text_conflicts)),
+    }
+    con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
+    return BuildResult(counts, parser.parsed)
+
+
+def _insert_df(con, table: str, df: pd.DataFrame) -> None:
+    if len(df):
+        con.register("_df", df)
+        con.execute(f"INSERT INTO {table} SELECT * FROM _df")
+        con.unregister("_df")
+
+
+def _derive(con) -> dict[str, int]:
+    try:
+        from pipeline.derive import derive
+    except ImportError:  # derive stage not present in this checkout
+        return {}
+    return derive(con)
+
+
+def _annotate(con, rules_text: str) -> dict[str, int]:
+    try:
+        from pipeline.annotate import annotate
+    except ImportError:  # annotate stage not present in this checkout
+        return {}
+    return annotate(con, rules_text)
