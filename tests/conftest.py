@@ -1,0 +1,64 @@
+"""Shared fixtures: paths to the real corpus and helpers that pull real records out of it."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT.parent / "shared" / "corpus"
+MTGJSON_DIR = CORPUS / "mtgjson-v5-20220425"
+SCRYFALL_2019 = CORPUS / "scryfall-2019" / "cards-2019.json.gz"
+RULES_TXT = CORPUS / "comprehensive-rules" / "MagicCompRules-20260227.txt"
+
+
+@lru_cache(maxsize=1)
+def scryfall_2019() -> list[dict]:
+    """Every card object of the 2019 Scryfall file (45,851), loaded once per test session."""
+    with gzip.open(SCRYFALL_2019, "rt", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def scryfall_objects(*names: str, lang: str | None = "en") -> list[dict]:
+    """The first 2019 Scryfall card object of each name (and language), in the order given."""
+    found = {}
+    for obj in scryfall_2019():
+        if obj["name"] in names and obj["name"] not in found and (lang is None or obj.get("lang") == lang):
+            found[obj["name"]] = obj
+    missing = set(names) - set(found)
+    assert not missing, f"not in the 2019 Scryfall corpus: {missing}"
+    return [found[n] for n in names]
+
+
+@lru_cache(maxsize=None)
+def mtgjson_set(code: str) -> dict:
+    """One MTGJSON set file of the corpus, parsed."""
+    with gzip.open(MTGJSON_DIR / f"{code}.json.gz", "rt", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def write_gzip_json(path: Path, obj) -> Path:
+    """Write ``obj`` as gzipped JSON to ``path``; return the path."""
+    with gzip.open(path, "wt", encoding="utf-8") as fh:
+        json.dump(obj, fh)
+    return path
+
+
+def write_jsonl(path: Path, objs, *, gz: bool = True) -> Path:
+    """Write ``objs`` one JSON object per line (gzipped unless ``gz`` is False); return the path."""
+    opener = gzip.open if gz else open
+    with opener(path, "wt", encoding="utf-8") as fh:
+        for obj in objs:
+            fh.write(json.dumps(obj) + "\n")
+    return path
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Path:
+    """The shared corpus directory; fails (does not skip) when it is absent."""
+    assert CORPUS.is_dir(), f"the shared corpus is missing at {CORPUS}"
+    return CORPUS
