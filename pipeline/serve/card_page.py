@@ -1,0 +1,287 @@
+"""The card rules page: one card, its abilities, the rules that govern it and its rulings.
+
+:func:`render_card_page` reads an annotated database (``cards``, ``faces``, ``abilities``,
+``rulings`` and the annotation tables of :mod:`pipeline.annotate`) and returns the page as
+terminal text, Markdown or one standalone HTML document (inline CSS, no scripts, every
+database value escaped with :func:`html.escape`).
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+
+import duckdb
+
+FORMATS = ("text", "md", "html")
+
+
+@dataclass
+class RuleEntry:
+    """A rule governing the card: number, title/text from ``rules`` (None when the number is not
+    in the loaded CR), and every (how, reason) that brought it in."""
+
+    rule: str
+    title: str | None
+    text: str | None
+    reasons: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class RulingEntry:
+    """A ruling with its cited CR numbers (rule, resolved text or None) and its linked ability."""
+
+    published_at: str
+    comment: str
+    citations: list[tuple[str, str | None]]
+    ability: tuple[str, str] | None  # (ability text, method)
+
+
+@dataclass
+class CardPage:
+    """Everything a card page shows (format-independent)."""
+
+    name: str
+    oracle_id: str
+    layout: str | None
+    faces: list[dict]
+    abilities: list[dict]
+    rules: list[RuleEntry]
+    rulings: list[RulingEntry]
+    cr_date: str | None
+    annotated: bool
+
+
+def _tables(con: duckdb.DuckDBPyConnection) -> set[str]:
+    return {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
+
+
+def _dicts(con, sql: str, params: list) -> list[dict]:
+    cur = con.execute(sql, params)
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, row)) for row in cur.fetchall()]
+
+
+def _rule_sort_key(rule: str) -> tuple:
+    head, _, rest = rule.partition(".")
+    num = "".join(ch for ch in rest if ch.isdigit())
+    letter = "".join(ch for ch in rest if ch.isalpha())
+    return (int(head) if head.isdigit() else 0, int(num) if num else -1, letter)
+
+
+def load_card_page(con: duckdb.DuckDBPyConnection, name: str) -> CardPage:
+    """Collect a card's page data. ``name``: the card's full name or one face's name, any case.
+
+    Raises LookupError naming the card when no card matches.
+    """
+    rows = con.execute(
+        "SELECT oracle_id, name, layout FROM cards WHERE lower(name) = lower(?) "
+        "UNION SELECT c.oracle_id, c.name, c.layout FROM faces f JOIN cards c USING (oracle_id) "
+        "WHERE lower(f.name) = lower(?) ORDER BY name LIMIT 1",
+        [name, name],
+    ).fetchall()
+    if not rows:
+        raise LookupError(f"no card named {name!r} in the database")
+    oracle_id, full_name, layout = rows[0]
+    faces = _dicts(con, "SELECT face_index, name, mana_cost, type_line, oracle_text FROM faces "
+                        "WHERE oracle_id = ? ORDER BY face_index", [oracle_id])
+    abilities = _dicts(con, "SELECT ability_id, face_index, ability_index, text, kind, is_mana_ability "
+                            "FROM abilities WHERE oracle_id = ? ORDER BY face_index, ability_index", [oracle_id])
+    tables = _tables(con)
+    annotated = {"rules", "card_rules", "ruling_rule_refs", "ruling_abilities"} <= tables
+
+    rules: dict[str, RuleEntry] = {}
+    cr_date = None
+    if annotated:
+        d = con.execute("SELECT max(effective_date) FROM rules").fetchone()[0]
+        cr_date = str(d) if d is not None else None
+        for rule, how, reason, title, text in con.execute(
+            "SELECT cr.rule, cr.how, cr.reason, r.title, r.text FROM card_rules cr "
+            "LEFT JOIN rules r USING (rule) WHERE cr.oracle_id = ? ORDER BY cr.how, cr.reason", [oracle_id]
+        ).fetchall():
+            entry = rules.setdefault(rule, RuleEntry(rule, title, text))
+            if (how, reason) not in entry.reasons:
+                entry.reasons.append((how, reason))
+
+    rulings: list[RulingEntry] = []
+    for r in _dicts(con, "SELECT ruling_id, published_at, comment FROM rulings WHERE oracle_id = ? "
+                         "ORDER BY published_at, ruling_id", [oracle_id]):
+        citations: list[tuple[str, str | None]] = []
+        ability = None
+        if annotated:
+            citations = [(rule, text) for rule, text in con.execute(
+                "SELECT x.rule, r.text FROM ruling_rule_refs x LEFT JOIN rules r USING (rule) "
+                "WHERE x.ruling_id = ?", [r["ruling_id"]]).fetchall()]
+            link = con.execute(
+                "SELECT a.text, l.method FROM ruling_abilities l JOIN abilities a USING (ability_id) "
+                "WHERE l.ruling_id = ?", [r["ruling_id"]]).fetchone()
+            ability = (link[0], link[1]) if link else None
+        rulings.append(RulingEntry(str(r["published_at"]), r["comment"] or "", citations, ability))
+
+    ordered = sorted(rules.values(), key=lambda e: _rule_sort_key(e.rule))
+    return CardPage(full_name, oracle_id, layout, faces, abilities, ordered, rulings, cr_date, annotated)
+
+
+def render_card_page(con: duckdb.DuckDBPyConnection, name: str, fmt: str = "text") -> str:
+    """Return the rules page of card ``name`` as ``fmt``: ``"text"``, ``"md"`` or ``"html"``.
+
+    Raises LookupError naming the card when it is not in the database, ValueError for an
+    unknown format.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    page = load_card_page(con, name)
+    return {"text": _text, "md": _markdown, "html": _html}[fmt](page)
+
+
+def _first_line(text: str | None) -> str:
+    return (text or "").split("\n")[0]
+
+
+def _rules_heading(page: CardPage) -> str:
+    return f"Rules that govern it (Comprehensive Rules {page.cr_date})" if page.cr_date else "Rules that govern it"
+
+
+def _text(page: CardPage) -> str:
+    out = [page.name, "=" * len(page.name)]
+    for f in page.faces:
+        if len(page.faces) > 1:
+            out.append(f"[{f['name']}]")
+        out.append("  ".join(x for x in (f["mana_cost"], f["type_line"]) if x))
+        out.extend(f["oracle_text"].split("\n") if f["oracle_text"] else [])
+        out.append("")
+    out += ["Abilities", "---------"]
+    for a in page.abilities:
+        tag = a["kind"] or "ability"
+        if a["is_mana_ability"]:
+            tag += ", mana ability"
+        out.append(f"{a['face_index']}.{a['ability_index']} [{tag}] {a['text']}")
+    out.append("")
+    heading = _rules_heading(page)
+    out += [heading, "-" * len(heading)]
+    if not page.annotated:
+        out.append("(this database has no rules annotation: build it with the Comprehensive Rules)")
+    for e in page.rules:
+        out.append(f"{e.rule}{'  ' + e.title if e.title else ''}")
+        if e.text and e.text != e.title:
+            out.append(f"    {_first_line(e.text)}")
+        if e.text is None:
+            out.append("    (not in the loaded Comprehensive Rules)")
+        for how, reason in e.reasons:
+            out.append(f"    - {how}: {reason}")
+    out.append("")
+    out += ["Rulings", "-------"]
+    for r in page.rulings:
+        out.append(f"{r.published_at}  {r.comment}")
+        for rule, text in r.citations:
+            out.append(f"    cites {rule}: {_first_line(text) if text else '(not in the loaded Comprehensive Rules)'}")
+        if r.ability:
+            out.append(f"    about: {r.ability[0]}  [{r.ability[1]}]")
+    if not page.rulings:
+        out.append("(no rulings)")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _md_escape(text: str) -> str:
+    return "".join("\\" + ch if ch in "\\`*_[]<>|#" else ch for ch in text)
+
+
+def _markdown(page: CardPage) -> str:
+    e = _md_escape
+    out = [f"# {e(page.name)}", ""]
+    for f in page.faces:
+        if len(page.faces) > 1:
+            out += [f"## {e(f['name'])}", ""]
+        head = " — ".join(e(x) for x in (f["mana_cost"], f["type_line"]) if x)
+        out += [f"**{head}**", ""]
+        for line in (f["oracle_text"] or "").split("\n"):
+            if line:
+                out.append(f"> {e(line)}  ")
+        out.append("")
+    out += ["## Abilities", ""]
+    for a in page.abilities:
+        tag = (a["kind"] or "ability") + (", mana ability" if a["is_mana_ability"] else "")
+        out.append(f"- `{a['face_index']}.{a['ability_index']}` *{e(tag)}*: {e(a['text'])}")
+    out += ["", f"## {e(_rules_heading(page))}", ""]
+    if not page.annotated:
+        out.append("*This database has no rules annotation.*")
+    for r in page.rules:
+        title = f" — {e(r.title)}" if r.title else ""
+        out.append(f"- **{r.rule}**{title}")
+        if r.text and r.text != r.title:
+            out.append(f"  > {e(_first_line(r.text))}")
+        for how, reason in r.reasons:
+            out.append(f"  - *{how}*: {e(reason)}")
+    out += ["", "## Rulings", ""]
+    for r in page.rulings:
+        out.append(f"- **{r.published_at}** {e(r.comment)}")
+        for rule, text in r.citations:
+            out.append(f"  - cites **{rule}**: {e(_first_line(text)) if text else '*not in the loaded CR*'}")
+        if r.ability:
+            out.append(f"  - about: {e(r.ability[0])} *({r.ability[1]})*")
+    if not page.rulings:
+        out.append("*No rulings.*")
+    return "\n".join(out).rstrip() + "\n"
+
+
+_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;max-width:52rem;margin:2rem auto;
+padding:0 1rem;line-height:1.45;color:#1d1d1f;background:#fff}
+h1{margin-bottom:.2rem}h2{border-bottom:1px solid #ccc;padding-bottom:.2rem;margin-top:2rem}
+.face{border:1px solid #bbb;border-radius:.6rem;padding:.8rem 1rem;margin:.8rem 0;background:#faf8f2}
+.cost{float:right;font-family:monospace}.type{font-weight:600;margin:.3rem 0}.oracle p{margin:.3rem 0}
+.rule{margin:.6rem 0}.num{font-family:monospace;font-weight:700;background:#eef;padding:0 .3rem;border-radius:.2rem}
+.why{color:#555;font-size:.9rem;margin:.1rem 0 0 1.2rem}.ruletext{margin:.2rem 0 0 1.2rem}
+.ruling{margin:.8rem 0}.date{font-family:monospace;color:#555}.cite,.about{font-size:.9rem;margin-left:1.2rem;color:#333}
+.kind{font-family:monospace;color:#555}
+"""
+
+
+def _html(page: CardPage) -> str:
+    esc = html.escape
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{esc(page.name)} — card rules</title><style>{_CSS}</style></head><body>",
+        f"<h1>{esc(page.name)}</h1>",
+    ]
+    for f in page.faces:
+        parts.append('<section class="face">')
+        if f["mana_cost"]:
+            parts.append(f'<span class="cost">{esc(f["mana_cost"])}</span>')
+        if len(page.faces) > 1:
+            parts.append(f"<h3>{esc(f['name'])}</h3>")
+        parts.append(f'<div class="type">{esc(f["type_line"] or "")}</div><div class="oracle">')
+        parts += [f"<p>{esc(line)}</p>" for line in (f["oracle_text"] or "").split("\n") if line]
+        parts.append("</div></section>")
+    parts.append("<h2>Abilities</h2><ol>")
+    for a in page.abilities:
+        tag = (a["kind"] or "ability") + (", mana ability" if a["is_mana_ability"] else "")
+        parts.append(f'<li><span class="kind">[{esc(tag)}]</span> {esc(a["text"])}</li>')
+    parts.append(f"</ol><h2>{esc(_rules_heading(page))}</h2>")
+    if not page.annotated:
+        parts.append("<p><em>This database has no rules annotation.</em></p>")
+    for r in page.rules:
+        title = f" {esc(r.title)}" if r.title else ""
+        parts.append(f'<div class="rule" id="rule-{esc(r.rule)}"><span class="num">{esc(r.rule)}</span>{title}')
+        if r.text and r.text != r.title:
+            parts.append(f'<div class="ruletext">{esc(_first_line(r.text))}</div>')
+        elif r.text is None:
+            parts.append('<div class="ruletext"><em>not in the loaded Comprehensive Rules</em></div>')
+        for how, reason in r.reasons:
+            parts.append(f'<div class="why">{esc(how)}: {esc(reason)}</div>')
+        parts.append("</div>")
+    parts.append("<h2>Rulings</h2>")
+    for r in page.rulings:
+        parts.append(f'<div class="ruling"><span class="date">{esc(r.published_at)}</span> {esc(r.comment)}')
+        for rule, text in r.citations:
+            body = esc(_first_line(text)) if text else "<em>not in the loaded Comprehensive Rules</em>"
+            parts.append(f'<div class="cite">cites <span class="num">{esc(rule)}</span> {body}</div>')
+        if r.ability:
+            parts.append(f'<div class="about">about: {esc(r.ability[0])} ({esc(r.ability[1])})</div>')
+        parts.append("</div>")
+    if not page.rulings:
+        parts.append("<p><em>No rulings.</em></p>")
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
