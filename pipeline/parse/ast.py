@@ -1,0 +1,493 @@
+"""Typed ability AST: node dataclasses and their one JSON shape (documented in docs/ast.md).
+
+Every node is a dataclass deriving from :class:`Node`. ``Node.to_json()`` returns a dict
+``{"node": <ClassName>, <field>: <value>, ...}`` with every field present (``None`` when not
+set), lists of nodes as lists of dicts. Text the grammar cannot read is kept as an
+:class:`Unparsed` node, never dropped.
+
+The mana classes (:class:`ManaSymbol`, :class:`Amount`, :class:`AddMana`,
+:class:`ManaRestriction`, :class:`GrantAbility`, :class:`CreateToken`) are the stable
+interface for ``pipeline.derive.mana`` (CR 106.7); change them only additively.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+#: Closed list of ability kinds (``Ability.kind``); see docs/ast.md.
+ABILITY_KINDS = (
+    "keyword",      # a line of keyword abilities ("Flying, vigilance", "Equip {2}")
+    "activated",    # "[cost]: [effect]" (CR 602)
+    "loyalty",      # planeswalker loyalty ability "+1: ..." (CR 606)
+    "triggered",    # "When/Whenever/At ..., ..." (CR 603)
+    "static",       # a static ability of a permanent (CR 604)
+    "spell",        # an instruction of an instant/sorcery spell (CR 608.2)
+    "modal",        # "Choose one —" with its "•" modes (CR 700.2)
+    "chapter",      # saga chapter ability "I, II — ..." (CR 714)
+    "level",        # leveler block "LEVEL 2-6 / 3/3 / ..." (CR 711)
+    "class_level",  # class level line "{2}{G}: Level 2" (CR 716)
+    "reminder",     # a line that is only reminder text
+    "ability_word", # unused as a kind by itself; ability words are a field (CR 207.2c)
+    "other",        # anything else (e.g. a lone power/toughness line of a flip card)
+)
+
+#: Closed list of mana production kinds (``AddMana.production``), CR 106 / 106.7.
+PRODUCTION_KINDS = (
+    "fixed",               # "Add {G}{G}" — exactly the listed symbols
+    "one_of",              # "Add {R} or {G}" / "{U}, {B}, or {R}" — one option of ``options``
+    "any_color",           # "one mana of any color" / "two mana of any one color"
+    "any_type",            # "one mana of any type" (colors and colorless)
+    "combination",         # "in any combination of colors" / "of {R} and/or {G}"
+    "chosen_color",        # "of the chosen color" / "of that color"
+    "commander_identity",  # "in your commander's color identity" (CR 903.4)
+    "could_produce",       # "of any color/type that a land you control could produce" (CR 106.7)
+    "dependent",           # "of any color among …" / "of the exiled card's colors"
+    "other",               # anything else (the text is kept)
+)
+
+#: Closed list of copy-effect modes (``CopyEffect.mode``), CR 707.
+COPY_MODES = ("enter_as_copy", "becomes_copy", "is_copy", "create_token_copy", "copy_spell",
+              "copy_ability", "copy_card", "other")
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, Node):
+        return value.to_json()
+    if isinstance(value, (list, tuple)):
+        return [_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _json(v) for k, v in value.items()}
+    return value
+
+
+@dataclass
+class Node:
+    """Base of all AST nodes. ``to_json`` → ``{"node": class name, **fields}``."""
+
+    def to_json(self) -> dict:
+        out = {"node": type(self).__name__}
+        for f in fields(self):
+            out[f.name] = _json(getattr(self, f.name))
+        return out
+
+    def walk(self):
+        """Yield this node and every descendant node (pre-order)."""
+        yield self
+        for f in fields(self):
+            v = getattr(self, f.name)
+            stack = v if isinstance(v, list) else [v]
+            for item in stack:
+                if isinstance(item, Node):
+                    yield from item.walk()
+                elif isinstance(item, list):
+                    for sub in item:
+                        if isinstance(sub, Node):
+                            yield from sub.walk()
+
+
+# --------------------------------------------------------------------------- generic leaves
+@dataclass
+class Unparsed(Node):
+    """Text the grammar could not read (kept verbatim, normalised form)."""
+    text: str
+
+
+@dataclass
+class SelfRef(Node):
+    """A reference to the object the ability is on: the card's name, its short name,
+    "this creature/land/spell/…" (normalised to ``~``)."""
+    text: str = "~"
+
+
+@dataclass
+class Text(Node):
+    """A piece of structured-but-opaque text the grammar recognises as a unit
+    (e.g. a creature type list, a card name in quotes)."""
+    text: str
+
+
+@dataclass
+class Obj(Node):
+    """An object/player description: "target creature you control", "each opponent",
+    "up to two target nonland permanents", "~", "it".
+
+    quantifier: target|each|all|a|another|up_to_target|that|the|self|it|you|other words …
+    count: Amount or None. words: the descriptor words in order (lowercased, e.g.
+    ["nonland", "permanent"]). text: the original (normalised) text. qualifiers: the
+    post-modifiers by rule name ("you_control", "opp_controls", "zone:your_graveyard",
+    "power<=", "with_keyword:flying" …).
+    """
+    quantifier: str | None
+    count: "Amount | None"
+    words: list[str]
+    text: str
+    qualifiers: list[str] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- amounts and mana
+@dataclass
+class Amount(Node):
+    """A quantity. kind: fixed|x|equal_to|for_each|any|up_to|other.
+
+    fixed → ``value`` int; x → ``variable`` "X" (defined elsewhere by a :class:`WhereX`,
+    CR 107.3); equal_to / for_each → ``ref`` holds what is counted (an :class:`Obj`,
+    :class:`Text` or :class:`Unparsed`); text is the original wording.
+    """
+    kind: str
+    value: int | None = None
+    variable: str | None = None
+    ref: Node | None = None
+    text: str = ""
+
+
+@dataclass
+class ManaSymbol(Node):
+    """One mana/cost symbol, CR 107.4. raw: "{2/W}" (upper case).
+
+    kind: generic|colored|colorless|hybrid|twobrid|phyrexian|hybrid_phyrexian|snow|x|half|
+    tap|untap|energy|other. colors: WUBRG letters it carries. generic: the number for
+    generic / two-brid symbols.
+    """
+    raw: str
+    kind: str
+    colors: list[str] = field(default_factory=list)
+    generic: int | None = None
+
+
+@dataclass
+class ManaRestriction(Node):
+    """A rider on produced mana. kind: spend_only ("Spend this mana only …", CR 106.6),
+    persist ("you don't lose this mana as steps and phases end"), rider (any other
+    "When you spend this mana …" / "If that mana is spent …" clause). text: wording."""
+    kind: str
+    text: str
+
+
+@dataclass
+class AddMana(Node):
+    """An "Add …" instruction (CR 106.3) or "adds an additional …" (CR 605.1b riders).
+
+    production: one of PRODUCTION_KINDS.
+    symbols: fixed → the symbols added, in order ("{C}{C}" → two C symbols);
+             for amount-based productions the symbol(s) each unit is (e.g. "Add {G} for each
+             Elf" → [G] with amount for_each).
+    options: one_of → list of alternatives, each a list of symbols ("{R}{R} or {G}{G}");
+             combination limited to symbols ("of {R} and/or {G}") → one option per symbol.
+    amount: how many mana (Amount); fixed productions with no multiplier → fixed 1 (times
+            the symbols).
+    any_one_color: True for "two mana of any one color" (all the same color), False for
+            "… of any color" / different colors handled by ``different``.
+    different: True for "two mana of different colors".
+    source: could_produce → the land/permanent description (Obj); dependent → the object
+            whose colors decide (Obj/Unparsed).
+    restrictions: ManaRestriction list (spend-only and riders).
+    player: who adds the mana when not "you" ("its controller adds …") else None.
+    additional: True for "adds an additional …" (triggered mana abilities, CR 605.1b).
+    text: the wording.
+    of_type: True when the wording says "type" ("of any type", "any type that a land …
+    could produce"): colorless mana is possible (CR 106.7); False for "color".
+    """
+    production: str
+    symbols: list[ManaSymbol] = field(default_factory=list)
+    options: list[list[ManaSymbol]] = field(default_factory=list)
+    amount: Amount | None = None
+    any_one_color: bool = False
+    different: bool = False
+    source: Node | None = None
+    restrictions: list[ManaRestriction] = field(default_factory=list)
+    player: str | None = None
+    additional: bool = False
+    text: str = ""
+    of_type: bool = False
+
+
+# --------------------------------------------------------------------------- costs
+@dataclass
+class Cost(Node):
+    """A cost: an ordered list of components (CR 118, 602.1)."""
+    components: list[Node]
+    text: str = ""
+
+
+@dataclass
+class ManaCost(Node):
+    """Mana symbols within a cost (CR 107.4, 202.1)."""
+    symbols: list[ManaSymbol]
+
+
+@dataclass
+class TapCost(Node):
+    """{T} (CR 107.5)."""
+
+
+@dataclass
+class UntapCost(Node):
+    """{Q} (CR 107.6)."""
+
+
+@dataclass
+class EnergyCost(Node):
+    """{E}{E}… (CR 107.14): amount is the number of {E}."""
+    amount: int
+
+
+@dataclass
+class LoyaltyCost(Node):
+    """Loyalty cost of a planeswalker ability (CR 606.4): sign "+", "-" or "" (for 0);
+    amount Amount (fixed or x)."""
+    sign: str
+    amount: Amount
+
+
+@dataclass
+class ActionCost(Node):
+    """A non-mana cost component expressed as an action (CR 118.3, 602.1).
+
+    action: sacrifice|discard|exile|return_to_hand|tap|untap|pay_life|remove_counters|
+    put_counters|reveal|mill|pay_energy|other. obj: the object(s) acted on (Obj) or None.
+    amount: Amount (life paid, counters removed …) or None. counter: counter kind
+    ("+1/+1", "charge") for counter costs. zone: from-zone for exile ("graveyard", "hand").
+    """
+    action: str
+    obj: Node | None = None
+    amount: Amount | None = None
+    counter: str | None = None
+    zone: str | None = None
+    text: str = ""
+
+
+@dataclass
+class AdditionalCost(Node):
+    """"As an additional cost to cast this spell, …" (CR 601.2b, 118.8). optional: "you may"."""
+    cost: Node
+    optional: bool = False
+
+
+@dataclass
+class AlternativeCost(Node):
+    """"You may [cost] rather than pay this spell's mana cost" / "If …, you may cast this
+    spell without paying its mana cost" (CR 118.9). condition: Unparsed/Node or None."""
+    cost: Node | None
+    condition: Node | None = None
+    text: str = ""
+
+
+# --------------------------------------------------------------------------- copy effects
+@dataclass
+class CopyException(Node):
+    """One "except …" clause of a copy effect (CR 707.9).
+    kind: is_type ("it's an artifact"/"it's a 1/1 … in addition"), has_ability ("it has
+    …"), not_legendary, name_is, enters_with_counters, other. value: node or text."""
+    kind: str
+    value: Any = None
+    text: str = ""
+
+
+@dataclass
+class CopyEffect(Node):
+    """A copy effect (CR 707). mode: one of COPY_MODES. original: what is copied (Obj).
+    optional: "You may have …"/"you may copy". count: number of copies (Amount) or None.
+    exceptions: CopyException list. counters: extra counters (CounterSpec list, CR 107.3m
+    when X). new_targets: "You may choose new targets for the copy". subject: the object
+    that becomes the copy (for becomes_copy/enter_as_copy; ~ for self)."""
+    mode: str
+    original: Node | None
+    optional: bool = False
+    count: Amount | None = None
+    exceptions: list[CopyException] = field(default_factory=list)
+    counters: list[Node] = field(default_factory=list)
+    new_targets: bool = False
+    subject: Node | None = None
+    text: str = ""
+
+
+@dataclass
+class CounterSpec(Node):
+    """``amount`` counters of kind ``counter`` ("+1/+1", "loyalty", "charge")."""
+    counter: str
+    amount: Amount
+
+
+# --------------------------------------------------------------------------- keywords, X
+@dataclass
+class Keyword(Node):
+    """A keyword ability (CR 702). name: canonical lowercase name ("equip", "ward",
+    "protection", "landcycling"). cost: Cost for cost-taking keywords. amount: Amount for
+    numbered keywords (Bushido 2, Annihilator 2). param: other parameter (Obj for
+    "protection from red", Text for "Enchant creature", "forestwalk" type …)."""
+    name: str
+    cost: Node | None = None
+    amount: Amount | None = None
+    param: Node | None = None
+    text: str = ""
+
+
+@dataclass
+class WhereX(Node):
+    """"…, where X is …" (CR 107.3): variable "X" and its definition (Amount/Unparsed)."""
+    variable: str
+    definition: Node
+
+
+@dataclass
+class EntersWith(Node):
+    """Replacement "~ enters with N [counter] counters on it" (CR 614.1c, 107.3m for X)."""
+    subject: Node
+    counters: list[CounterSpec]
+    tapped: bool = False
+
+
+@dataclass
+class EntersTapped(Node):
+    """"~ enters tapped" (CR 614.1c). condition: "unless …" clause or None."""
+    subject: Node
+    condition: Node | None = None
+
+
+# --------------------------------------------------------------------------- effects
+@dataclass
+class Action(Node):
+    """A generic instruction: verb (lowercase, e.g. "draw", "destroy", "deal_damage") with
+    subject (who does it, Obj or None = you/the spell), obj (what it acts on), amount,
+    and extra (dict of further named parts)."""
+    verb: str
+    subject: Node | None = None
+    obj: Node | None = None
+    amount: Amount | None = None
+    extra: dict = field(default_factory=dict)
+    text: str = ""
+
+
+@dataclass
+class CreateToken(Node):
+    """"Create N … token(s)" (CR 111). count Amount; token_name: predefined token name
+    ("Treasure", "Food", "Clue", "Gold", "Powerstone"…) when the token is one, else None;
+    pt: "1/1"; words: descriptor words; abilities: quoted abilities granted to the token
+    (Ability bodies); tapped/attacking flags; copy: CopyEffect when it's a copy."""
+    count: Amount
+    token_name: str | None = None
+    pt: str | None = None
+    words: list[str] = field(default_factory=list)
+    abilities: list[Node] = field(default_factory=list)
+    text: str = ""
+
+
+@dataclass
+class GrantAbility(Node):
+    """"[objects] have/gain '[ability]'" or "… gain [keyword]" (CR 113.1, 611).
+    subject: Obj; abilities: Ability-body nodes (Activated/Triggered/Keyword…) — a granted
+    mana ability makes the subject able to produce mana; duration text or None."""
+    subject: Node
+    abilities: list[Node]
+    duration: str | None = None
+    text: str = ""
+
+
+@dataclass
+class Sentence(Node):
+    """A sentence made of one or more effect nodes (joined by "and"/", then"/"."),
+    with optional condition ("If …, …") and duration ("until end of turn")."""
+    effects: list[Node]
+    condition: Node | None = None
+    optional: bool = False
+
+
+# --------------------------------------------------------------------------- ability bodies
+@dataclass
+class Activated(Node):
+    """Activated ability (CR 602): cost, effect (list of Sentence/Unparsed), restrictions
+    ("Activate only as a sorcery", Unparsed/Text)."""
+    cost: Node
+    effect: list[Node]
+    restrictions: list[Node] = field(default_factory=list)
+
+
+@dataclass
+class Triggered(Node):
+    """Triggered ability (CR 603): trigger word (when|whenever|at), event (node),
+    intervening_if (CR 603.4) or None, effect (list of Sentence/Unparsed)."""
+    word: str
+    event: Node
+    intervening_if: Node | None
+    effect: list[Node]
+
+
+@dataclass
+class Static(Node):
+    """Static ability or spell instructions: list of Sentence/Unparsed."""
+    effect: list[Node]
+
+
+@dataclass
+class KeywordLine(Node):
+    """A line of one or more keyword abilities."""
+    keywords: list[Keyword]
+
+
+@dataclass
+class Modal(Node):
+    """"Choose one —" (CR 700.2): choose (Amount or Text like "one or both"), the lead-in
+    (trigger/cost when the modal is inside one), modes (each a list of Sentence/Unparsed)."""
+    choose: Node
+    modes: list[list[Node]]
+    head: Node | None = None
+
+
+@dataclass
+class Chapter(Node):
+    """Saga chapter ability (CR 714.2): chapters (ints) and effect."""
+    chapters: list[int]
+    effect: list[Node]
+
+
+@dataclass
+class LevelBlock(Node):
+    """Leveler block (CR 711): level range low..high (high None = "N+"), pt "3/3",
+    abilities (Ability list, nested)."""
+    low: int
+    high: int | None
+    pt: str | None
+    abilities: list[Node] = field(default_factory=list)
+
+
+@dataclass
+class ClassLevel(Node):
+    """Class level-up line "{2}{G}: Level 2" (CR 716.2): cost and level."""
+    cost: Node
+    level: int
+
+
+@dataclass
+class Piece(Node):
+    """A span of the normalised ability line: [start, end) offsets, role
+    (ability_word|body|reminder|sep|bullet…), text == normalised[start:end]."""
+    start: int
+    end: int
+    role: str
+    text: str
+
+
+@dataclass
+class Ability(Node):
+    """One ability line (paragraph) of a card face, the unit ``parse_face`` returns.
+
+    index: 0-based position in the face. text: the original line (reminder text included).
+    kind: one of ABILITY_KINDS. normalized: the line after normalisation (docs/ast.md).
+    ability_word: the ability word before an em dash (CR 207.2c) or None.
+    reminders: reminder texts (without parentheses), in order.
+    body: Activated/Triggered/Static/KeywordLine/Modal/Chapter/LevelBlock/ClassLevel/
+    Unparsed. pieces: Piece list tiling ``normalized`` exactly (rebuild = "".join(texts)).
+    fully_parsed: no Unparsed node in ``body``. is_mana_ability: CR 605.1a/605.1b.
+    """
+    index: int
+    text: str
+    kind: str
+    normalized: str
+    body: Node
+    ability_word: str | None = None
+    reminders: list[str] = field(default_factory=list)
+    pieces: list[Piece] = field(default_factory=list)
+    fully_parsed: bool = False
+    is_mana_ability: bool = False
+    grammar_version: str = ""

@@ -1,0 +1,123 @@
+"""Word-level contextual lexer for the LALR oracle grammar.
+
+The input (normalised, lower-cased oracle text) is cut into whole tokens by one regex:
+quoted text, ``{…}`` symbols, power/toughness (``+1/+1``), numbers, ``~`` (self reference),
+words (possessive ``'s`` split off), punctuation. Each word is then given a terminal type,
+chosen *in the parser's current state* (like Lark's contextual lexer, but by whole word):
+
+1. the literal terminal for that exact word (e.g. ``"draw"``), if the grammar has one and
+   the parser can accept it here;
+2. else the first word-class terminal (``NUMWORD``, ``COLOR``, ``CARDTYPE``, ``SUPERTYPE``,
+   ``SUBTYPE``, ``NONTYPE`` — regexes defined in ``grammar/*.lark``) that fully matches the
+   word and is acceptable here;
+3. else ``WORD`` if acceptable; else the first candidate (the parser then reports the error).
+
+Whole-word matching means a literal such as ``"a"`` never matches the start of ``"all"``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from lark.lexer import Lexer, Token
+from lark.exceptions import UnexpectedCharacters
+
+_TOKEN_RE = re.compile(r"""
+ (?P<QUOTED>"[^"]*"?)
+|(?P<SYM>\{[^}]*\})
+|(?P<PT>[+-]?(?:\d+|x|\*)(?:[+-]\d+)?/[+-]?(?:\d+|x|\*)(?:[+-]\d+)?(?![\w/]))
+|(?P<NUM>\d+(?![\w]))
+|(?P<ANDOR>and/or\b)
+|(?P<WORD>[^\W\d_](?:[\w'-]*\w)?)
+|(?P<SELF>~)
+|(?P<PUNCT>'s\b|[.,:;—•'+\-/−])
+|(?P<WS>\s+)
+""", re.X)
+
+#: Contractions and words whose trailing "'s" is not a possessive.
+_KEEP_S = {"it's", "that's", "there's", "what's", "let's", "he's", "she's", "who's"}
+
+#: Order in which word-class terminals are tried (after the exact literal).
+WORD_CLASSES = ("NUMWORD", "COLOR", "CARDTYPE", "SUPERTYPE", "SUBTYPE", "NONTYPE")
+
+_SYMBOLS = {"{t}": "TAP_SYM", "{q}": "UNTAP_SYM", "{e}": "ENERGY_SYM"}
+
+
+def split_tokens(text: str) -> Iterator[tuple[str, str, int]]:
+    """Yield ``(kind, value, start)`` for each token of ``text`` (whitespace skipped).
+
+    kind is QUOTED, SYM, PT, NUM, ANDOR, WORD, SELF, PUNCT or BAD (an unknown character)."""
+    pos = 0
+    n = len(text)
+    while pos < n:
+        m = _TOKEN_RE.match(text, pos)
+        if m is None:
+            yield "BAD", text[pos], pos
+            pos += 1
+            continue
+        kind = m.lastgroup
+        val = m.group()
+        if kind == "WORD" and val.endswith("'s") and val not in _KEEP_S and len(val) > 2:
+            yield "WORD", val[:-2], pos
+            yield "PUNCT", "'s", pos + len(val) - 2
+        elif kind != "WS":
+            yield kind, val, pos
+        pos = m.end()
+
+
+class WordLexer(Lexer):
+    """Lark custom lexer (interface 2) implementing the word-level contextual lexing above."""
+
+    __future_interface__ = 2
+
+    def __init__(self, lexer_conf):
+        self.literals: dict[str, str] = {}
+        self.classes: list[tuple[str, re.Pattern]] = []
+        by_name = {t.name: t for t in lexer_conf.terminals}
+        for t in lexer_conf.terminals:
+            if t.pattern.type == "str":
+                self.literals[t.pattern.value] = t.name
+        for name in WORD_CLASSES:
+            if name in by_name:
+                self.classes.append((name, re.compile(by_name[name].pattern.to_regexp())))
+        self._cands: dict[str, tuple[str, ...]] = {}
+
+    def _candidates(self, word: str) -> tuple[str, ...]:
+        c = self._cands.get(word)
+        if c is None:
+            out = []
+            if word in self.literals:
+                out.append(self.literals[word])
+            for name, rx in self.classes:
+                if rx.fullmatch(word):
+                    out.append(name)
+            out.append("WORD")
+            c = self._cands[word] = tuple(out)
+        return c
+
+    def lex(self, lexer_state, parser_state) -> Iterator[Token]:
+        text = lexer_state.text
+        if not isinstance(text, str):  # TextSlice (lark >= 1.2)
+            text = text.text
+        states = parser_state.parse_conf.states
+        for kind, val, start in split_tokens(text):
+            if kind == "BAD":
+                raise UnexpectedCharacters(text, start, 0, 0)
+            if kind == "WORD" or kind == "ANDOR" or (kind == "PUNCT" and val in self.literals):
+                cands = self._candidates(val) if kind != "PUNCT" else (self.literals[val],)
+                accept = states[parser_state.position]
+                ttype = next((c for c in cands if c in accept), cands[0])
+            elif kind == "SYM":
+                ttype = _SYMBOLS.get(val, "MANA_SYM")
+            elif kind == "NUM":
+                ttype = "NUMBER"
+            elif kind == "PUNCT":
+                ttype = "PUNCT_" + str(ord(val[0]))
+            else:
+                ttype = kind
+            if "REST" in states[parser_state.position] and ttype not in states[parser_state.position]:
+                # opaque remainder (CR text kept verbatim, e.g. a spend restriction)
+                yield Token("REST", text[start:], start, 1, start + 1, 1, len(text) + 1, len(text))
+                return
+            yield Token(ttype, val, start, 1, start + 1, 1, start + len(val) + 1, start + len(val))

@@ -1,0 +1,105 @@
+"""Normalisation of oracle text before parsing (documented in docs/ast.md § Normalisation).
+
+Two steps, both pure functions of (text, card face name):
+
+1. :func:`normalize_chars` — typography: curly quotes/apostrophes → ASCII, U+2212 minus →
+   ``-``, non-breaking spaces → space, MTGJSON's bracketed loyalty costs ``[−2]:`` → ``-2:``.
+2. :func:`normalize_wording` — one wording for both Oracle generations, so ONE grammar reads
+   both: the face name, its short name (part before the first comma of a legendary name,
+   e.g. "Adeline") and "this creature/land/artifact/spell/…" → ``~`` (one self-reference);
+   "enters the battlefield" → "enters" (and enter/entered/entering); "his or her" →
+   "their", "he or she" → "they", "him or her" → "them".
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_CHAR_MAP = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
+    "\u2212": "-", "\u00a0": " ", "\u2013": "-",
+})
+
+_BRACKET_LOYALTY = re.compile(r"^\[([+\-]?(?:\d+|X))\]:", re.M)
+
+#: Words after "this" that make a self-reference (CR 201.5: text referring to the object
+#: by name or as "this [type]" means that object).
+SELF_NOUNS = ("creature", "land", "artifact", "enchantment", "planeswalker", "spell", "permanent",
+              "card", "Aura", "Equipment", "Vehicle", "Saga", "Class", "token", "Fortification",
+              "battle", "Room", "Case", "Attraction", "Contraption", "Siege", "Curse", "Shrine",
+              "Background", "Role", "Food", "Clue", "Treasure", "Dungeon", "Sphere", "Lesson")
+
+_THIS_RE = re.compile(r"\b[Tt]his (?:" + "|".join(SELF_NOUNS) + r")\b")
+
+_WORDING = [
+    (re.compile(r"\b(enter|enters|entered|entering) the battlefield\b"), r"\1"),
+    (re.compile(r"\bhis or her\b"), "their"),
+    (re.compile(r"\bhe or she\b"), "they"),
+    (re.compile(r"\bhim or her\b"), "them"),
+]
+
+
+def normalize_chars(text: str) -> str:
+    """Return ``text`` with typographic variants replaced (step 1 above). Never raises."""
+    text = text.translate(_CHAR_MAP)
+    return _BRACKET_LOYALTY.sub(r"\1:", text)
+
+
+def self_names(name: str, type_line: str = "") -> tuple[str, ...]:
+    """Names by which a face refers to itself, longest first.
+
+    ``name`` is the face name; for "A // B" each half counts. A legendary name with a comma
+    ("Adeline, Resplendent Cathar") also yields its short name ("Adeline"); so does a
+    legendary "X the Y" name ("Tymna the Weaver" → "Tymna"), CR 201.5."""
+    return _self_names(name or "", type_line or "")
+
+
+@lru_cache(maxsize=4096)
+def _self_names(name: str, type_line: str) -> tuple[str, ...]:
+    out = set()
+    for part in normalize_chars(name).split(" // "):
+        part = part.strip()
+        if not part:
+            continue
+        out.add(part)
+        if "," in part:
+            out.add(part.split(",", 1)[0].strip())
+        elif "Legendary" in type_line and " the " in part:
+            out.add(part.split(" the ", 1)[0].strip())
+        elif "Legendary" in type_line and " of " in part:
+            out.add(part.split(" of ", 1)[0].strip())
+    return tuple(sorted((n for n in out if len(n) > 1), key=len, reverse=True))
+
+
+@lru_cache(maxsize=4096)
+def _name_re(names: tuple[str, ...]) -> re.Pattern | None:
+    if not names:
+        return None
+    alt = "|".join(re.escape(n) for n in names)
+    return re.compile(r"(?<![\w~])(?:" + alt + r")(?![\w])")
+
+
+def normalize_wording(text: str, names: tuple[str, ...] = ()) -> str:
+    """Apply step 2 above to already char-normalised ``text``. Never raises."""
+    rx = _name_re(tuple(names))
+    if rx is not None:
+        text = rx.sub("~", text)
+    text = _THIS_RE.sub("~", text)
+    for pat, rep in _WORDING:
+        text = pat.sub(rep, text)
+    return text
+
+
+def normalize_text(text: str, name: str = "", type_line: str = "") -> str:
+    """Both steps: characters then wording, for the face ``name``."""
+    return normalize_wording(normalize_chars(text), self_names(name, type_line))
+
+
+def lower_same_length(text: str) -> str:
+    """Lower-case ``text`` keeping every offset (characters whose lower case is longer are
+    kept as they are), so spans into the lower-cased text are spans into ``text``."""
+    low = text.lower()
+    if len(low) == len(text):
+        return low
+    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)

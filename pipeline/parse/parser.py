@@ -1,0 +1,301 @@
+"""parse_face: oracle text of one card face → list of :class:`~pipeline.parse.ast.Ability`.
+
+Per ability line: normalise (normalize.py), cut reminder text and the ability word
+(segment.py), recognise the line's layout (modal, leveler, chapter, class level, loyalty,
+keyword list, triggered, activated, static/spell) and parse each piece with the LALR
+grammar's start symbol for it (grammar.py). A piece the grammar cannot read becomes an
+:class:`Unparsed` node with its text; the rest of the line keeps its structure.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lark.exceptions import LarkError
+
+from pipeline.parse import ast as A
+from pipeline.parse.grammar import get_parser, grammar_version
+from pipeline.parse.normalize import lower_same_length, normalize_chars, normalize_wording, self_names
+from pipeline.parse.segment import (ability_blocks, chapter_prefix, split_ability_word, split_reminders,
+                                    split_sentences, top_level_all, top_level_index)
+from pipeline.parse.transform import ToAst
+
+_LOYALTY_RE = re.compile(r"^([+-]?(?:\d+|X)): ")
+_CLASS_LEVEL_RE = re.compile(r"^(.+): Level (\d+)$")
+_LEVEL_RE = re.compile(r"^LEVEL (\d+)(?:-(\d+)|(\+))$")
+_PT_RE = re.compile(r"^[\d*X+-]+/[\d*X+-]+$")
+_TRIGGER_RE = re.compile(r"^(when|whenever|at)\b", re.I)
+_TARGET_RE = re.compile(r"\btargets?\b", re.I)
+_QUOTE_RE = re.compile(r'"[^"]*"')
+_INNER_QUOTE_RE = re.compile(r"(^|(?<=[\s]))'([^']*(?:'s[^']*)*)'(?=[\s.,]|$)")
+
+_VERSION: str | None = None
+
+
+def _version() -> str:
+    global _VERSION
+    if _VERSION is None:
+        _VERSION = grammar_version()
+    return _VERSION
+
+
+def parse_segment(start: str, text: str):
+    """Parse ``text`` (normalised, original case) with grammar start symbol ``start``.
+    Return the AST node, or None when the grammar cannot read it. Never raises."""
+    if not text.strip():
+        return None
+    low = lower_same_length(text)
+    try:
+        tree = get_parser().parse(low, start=start)
+        return ToAst(low, text, _parse_quoted).transform(tree)
+    except (LarkError, RecursionError, ValueError, TypeError, AttributeError, IndexError, KeyError, StopIteration):
+        return None
+
+
+def _parse_quoted(inner: str) -> A.Node:
+    """A quoted ability ("{T}: Add {G}.") granted to something: parse it as an ability body."""
+    inner = _INNER_QUOTE_RE.sub(lambda m: m.group(1) + '"' + m.group(2) + '"', inner)
+    body, _kind = parse_body(inner, type_line="")
+    return body
+
+
+def parse_effect(text: str) -> list[A.Node]:
+    """Parse effect text (one or more sentences) → list of Sentence/Unparsed nodes."""
+    out: list[A.Node] = []
+    for s, e in split_sentences(text):
+        sent = text[s:e]
+        core = sent[:-1] if sent.endswith(".") else sent
+        node = parse_segment("start_sentence", core)
+        if node is None:
+            out.append(A.Unparsed(sent))
+        else:
+            out.append(node)
+    return _merge_riders(out)
+
+
+def _merge_riders(nodes: list[A.Node]) -> list[A.Node]:
+    """Attach spend restrictions to the preceding AddMana (CR 106.6) and "you may choose
+    new targets for the copy" to the preceding CopyEffect (CR 707.10c)."""
+    last_add = None
+    last_copy = None
+    out = []
+    for n in nodes:
+        effects = n.effects if isinstance(n, A.Sentence) else []
+        if effects and all(isinstance(e, A.ManaRestriction) for e in effects) and last_add is not None:
+            last_add.restrictions.extend(effects)
+            continue
+        if (effects and len(effects) == 1 and isinstance(effects[0], A.Action)
+                and effects[0].verb == "new_targets" and last_copy is not None):
+            last_copy.new_targets = True
+            continue
+        for e in effects:
+            for sub in e.walk():
+                if isinstance(sub, A.AddMana):
+                    last_add = sub
+                elif isinstance(sub, A.CopyEffect):
+                    last_copy = sub
+        out.append(n)
+    return out
+
+
+def _split_restrictions(effect: list[A.Node]) -> tuple[list[A.Node], list[A.Node]]:
+    keep, restr = [], []
+    for n in effect:
+        if (isinstance(n, A.Sentence) and n.effects and all(
+                isinstance(e, A.Action) and e.verb == "activate_only" for e in n.effects)):
+            restr.extend(n.effects)
+        else:
+            keep.append(n)
+    return keep, restr
+
+
+def _trigger(body: str) -> A.Node:
+    commas = top_level_all(body, ",")
+    for i in commas:
+        head = parse_segment("start_trigger", body[:i])
+        if head is not None:
+            head.effect = parse_effect(body[i + 1:].strip())
+            return head
+    word = body.split(" ", 1)[0].lower()
+    if commas:
+        i = commas[0]
+        return A.Triggered(word, A.Unparsed(body[:i]), None, parse_effect(body[i + 1:].strip()))
+    return A.Triggered(word, A.Unparsed(body), None, [])
+
+
+def _modal(body: str) -> tuple[A.Node, str]:
+    lines = body.split("\n")
+    head = lines[0].strip()
+    modes = [parse_effect(l.strip().lstrip("•").strip()) for l in lines[1:]]
+    low = head.lower()
+    idx = low.find("choose ")
+    phrase = head[idx + len("choose "):].rstrip(" —").strip() if idx >= 0 else head
+    modal = A.Modal(A.Text(phrase), modes)
+    prefix = head[:idx].strip() if idx > 0 else ""
+    if not prefix:
+        if idx < 0:
+            modal.head = A.Unparsed(head)
+        return modal, "modal"
+    if prefix.endswith(":"):
+        cost = parse_segment("start_cost", prefix[:-1]) or A.Unparsed(prefix[:-1])
+        return A.Activated(cost, [modal]), "activated"
+    if _TRIGGER_RE.match(prefix):
+        head_node = parse_segment("start_trigger", prefix.rstrip(","))
+        if head_node is None:
+            head_node = A.Triggered(prefix.split(" ", 1)[0].lower(), A.Unparsed(prefix.rstrip(",")), None, [])
+        head_node.effect = [modal]
+        return head_node, "triggered"
+    modal.head = A.Unparsed(prefix)
+    return modal, "modal"
+
+
+def _level_block(body: str, type_line: str) -> A.Node:
+    lines = body.split("\n")
+    m = _LEVEL_RE.match(lines[0].strip())
+    low = int(m.group(1))
+    high = None if m.group(3) else int(m.group(2))
+    rest = lines[1:]
+    pt = None
+    if rest and _PT_RE.match(rest[0].strip()):
+        pt = rest[0].strip()
+        rest = rest[1:]
+    abilities = [parse_line(l, i, type_line=type_line, names=()) for i, l in enumerate(rest)]
+    return A.LevelBlock(low, high, pt, abilities)
+
+
+def parse_body(body: str, type_line: str = "") -> tuple[A.Node, str]:
+    """Parse the body of one ability (normalised, reminder text and ability word removed).
+    Returns ``(node, kind)``; never raises."""
+    body = body.strip()
+    if not body:
+        return A.Static([]), "reminder"
+    try:
+        return _parse_body(body, type_line)
+    except RecursionError:
+        return A.Unparsed(body), "other"
+
+
+def _parse_body(body: str, type_line: str) -> tuple[A.Node, str]:
+    if "\n•" in body or body.startswith("•"):
+        return _modal(body)
+    if _LEVEL_RE.match(body.split("\n", 1)[0].strip()):
+        return _level_block(body, type_line), "level"
+    body = " ".join(body.split("\n"))
+    chap = chapter_prefix(body)
+    if chap is not None:
+        nums, off = chap
+        return A.Chapter(nums, parse_effect(body[off:])), "chapter"
+    m = _CLASS_LEVEL_RE.match(body)
+    if m:
+        cost = parse_segment("start_cost", m.group(1))
+        if cost is not None:
+            return A.ClassLevel(cost, int(m.group(2))), "class_level"
+    m = _LOYALTY_RE.match(body)
+    if m:
+        lc = parse_segment("start_loyalty", m.group(1))
+        cost = A.Cost([lc], m.group(1)) if lc is not None else A.Unparsed(m.group(1))
+        effect, restr = _split_restrictions(parse_effect(body[m.end():]))
+        return A.Activated(cost, effect, restr), "loyalty"
+    kw = parse_segment("start_keywords", body)
+    if kw is not None:
+        return kw, "keyword"
+    if _TRIGGER_RE.match(body):
+        return _trigger(body), "triggered"
+    colon = top_level_index(body, ":")
+    if colon > 0 and colon + 1 < len(body) and body[colon + 1] == " ":
+        prefix = body[:colon]
+        cost = parse_segment("start_cost", prefix)
+        if cost is not None or "{" in prefix or len(prefix.split()) <= 6:
+            effect, restr = _split_restrictions(parse_effect(body[colon + 1:].strip()))
+            return A.Activated(cost if cost is not None else A.Unparsed(prefix), effect, restr), "activated"
+    kind = "spell" if re.search(r"\b(Instant|Sorcery)\b", type_line or "") else "static"
+    return A.Static(parse_effect(body)), kind
+
+
+def _adds_mana(node: A.Node) -> bool:
+    """True if ``node`` could add mana itself (AddMana outside granted/quoted abilities)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.AddMana):
+            return True
+        if isinstance(n, (A.GrantAbility, A.CreateToken)):
+            continue
+        for v in vars(n).values():
+            if isinstance(v, A.Node):
+                stack.append(v)
+            elif isinstance(v, list):
+                stack.extend(x for x in v if isinstance(x, A.Node))
+                for x in v:
+                    if isinstance(x, list):
+                        stack.extend(y for y in x if isinstance(y, A.Node))
+            elif isinstance(v, dict):
+                stack.extend(x for x in v.values() if isinstance(x, A.Node))
+    return False
+
+
+def is_mana_ability(body: A.Node, kind: str, text: str) -> bool:
+    """CR 605.1a: an activated ability (not a loyalty ability) without a target that could
+    add mana; CR 605.1b: a triggered ability without a target that triggers from a mana
+    ability and could add mana. ``text`` is the normalised body (quotes ignored)."""
+    untargeted = not _TARGET_RE.search(_QUOTE_RE.sub("", text))
+    if kind == "activated" and isinstance(body, A.Activated):
+        return untargeted and any(_adds_mana(e) for e in body.effect)
+    if kind == "triggered" and isinstance(body, A.Triggered):
+        ev = body.event
+        from_mana = isinstance(ev, A.Action) and ev.verb in ("event:tapped_for_mana", "event:tap_for_mana")
+        return untargeted and from_mana and any(_adds_mana(e) for e in body.effect)
+    return False
+
+
+def parse_line(line: str, index: int, *, type_line: str = "", names: tuple[str, ...] = ()) -> A.Ability:
+    """Parse one ability block (original text) → Ability. Never raises."""
+    norm = normalize_wording(normalize_chars(line), names)
+    pieces: list[A.Piece] = []
+    reminders: list[str] = []
+    body_parts: list[str] = []
+    ability_word = None
+    for s, e, role in split_reminders(norm):
+        if role == "body" and not body_parts and ability_word is None:
+            aw, off = split_ability_word(norm[s:e])
+            if aw:
+                ability_word = aw
+                pieces.append(A.Piece(s, s + len(aw), "ability_word", norm[s:s + len(aw)]))
+                pieces.append(A.Piece(s + len(aw), s + off, "sep", norm[s + len(aw):s + off]))
+                s = s + off
+        pieces.append(A.Piece(s, e, role, norm[s:e]))
+        if role == "reminder":
+            reminders.append(norm[s + 1:e - 1] if norm[e - 1:e] == ")" else norm[s + 1:e])
+        elif role == "body":
+            body_parts.append(norm[s:e])
+    body_text = " ".join(body_parts)
+    body, kind = parse_body(body_text, type_line)
+    if kind == "reminder" and not reminders:
+        kind = "other"
+    fully = not any(isinstance(n, A.Unparsed) for n in body.walk())
+    return A.Ability(index=index, text=line, kind=kind, normalized=norm, body=body,
+                     ability_word=ability_word, reminders=reminders, pieces=pieces,
+                     fully_parsed=fully, is_mana_ability=is_mana_ability(body, kind, body_text),
+                     grammar_version=_version())
+
+
+def parse_face(oracle_text: str, *, name: str, type_line: str = "") -> list[A.Ability]:
+    """Parse the oracle text of one card face.
+
+    Returns one :class:`Ability` per ability block, in order (see segment.ability_blocks).
+    ``name`` is the face name (self references to it and its short name normalise to ``~``).
+    Never raises on any input string; unreadable text is kept as ``Unparsed`` nodes."""
+    try:
+        names = self_names(name or "", type_line or "")
+        blocks = ability_blocks(oracle_text or "")
+    except Exception:  # noqa: BLE001 - the contract is "never raise"
+        return [A.Ability(0, oracle_text or "", "other", oracle_text or "", A.Unparsed(oracle_text or ""),
+                          grammar_version=_version())]
+    out = []
+    for i, block in enumerate(blocks):
+        try:
+            out.append(parse_line(block, i, type_line=type_line or "", names=names))
+        except Exception:  # noqa: BLE001 - keep the line as Unparsed, never raise
+            out.append(A.Ability(i, block, "other", block, A.Unparsed(block), grammar_version=_version(),
+                                 pieces=[A.Piece(0, len(block), "body", block)]))
+    return out

@@ -1,0 +1,975 @@
+"""Lark Transformer: parse trees of ``grammar/*.lark`` → typed nodes of :mod:`pipeline.parse.ast`.
+
+One transformer instance per parsed segment (it needs the segment text to slice spans).
+Rules are mapped by name prefix: ``a_*`` → :class:`Action`, ``ev_*`` → event Action,
+``c_*`` (costs) → cost components, ``kw_*`` → :class:`Keyword`, ``cp_*`` → :class:`CopyEffect`,
+``aw_*``/``mk_*``/``at_*`` → :class:`AddMana` parts. ``REST`` (an opaque remainder) becomes
+:class:`Unparsed` unless the rule gives it a meaning (a spend restriction, a name).
+"""
+
+from __future__ import annotations
+
+from lark import Token, Transformer, Tree, v_args
+
+from pipeline.parse import ast as A
+
+_NUMWORDS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty".split())}
+
+_COLORS = "WUBRG"
+
+
+def mana_symbol(raw: str) -> A.ManaSymbol:
+    """Classify one ``{…}`` symbol (CR 107.4). ``raw`` any case; returned upper case."""
+    raw = raw.upper()
+    body = raw[1:-1]
+    parts = body.split("/")
+    colors = [p for p in parts if p in _COLORS]
+    if body.isdigit():
+        return A.ManaSymbol(raw, "generic", [], int(body))
+    if body in _COLORS:
+        return A.ManaSymbol(raw, "colored", [body])
+    if body == "C":
+        return A.ManaSymbol(raw, "colorless")
+    if body == "S":
+        return A.ManaSymbol(raw, "snow")
+    if body in ("X", "Y", "Z"):
+        return A.ManaSymbol(raw, "x")
+    if body == "T":
+        return A.ManaSymbol(raw, "tap")
+    if body == "Q":
+        return A.ManaSymbol(raw, "untap")
+    if body == "E":
+        return A.ManaSymbol(raw, "energy")
+    if body.startswith("H") and body[1:] in _COLORS:
+        return A.ManaSymbol(raw, "half", [body[1:]])
+    if len(parts) == 2 and parts[1] == "P" and parts[0] in _COLORS + "C":
+        return A.ManaSymbol(raw, "phyrexian", colors)
+    if len(parts) == 3 and parts[2] == "P":
+        return A.ManaSymbol(raw, "hybrid_phyrexian", colors)
+    if len(parts) == 2 and parts[0].isdigit() and parts[1] in _COLORS:
+        return A.ManaSymbol(raw, "twobrid", colors, int(parts[0]))
+    if len(parts) == 2 and all(p in _COLORS + "C" for p in parts):
+        return A.ManaSymbol(raw, "hybrid", colors)
+    return A.ManaSymbol(raw, "other", colors)
+
+
+def _nodes(children, cls=A.Node):
+    return [c for c in children if isinstance(c, cls)]
+
+
+def _first(children, cls):
+    for c in children:
+        if isinstance(c, cls):
+            return c
+    return None
+
+
+def _flat_syms(children) -> list[A.ManaSymbol]:
+    out = []
+    for c in children:
+        if isinstance(c, list) and c and isinstance(c[0], A.ManaSymbol):
+            out.extend(c)
+    return out
+
+
+@v_args(meta=True)
+class ToAst(Transformer):
+    """Transform one parse tree of ``text`` (the lower-cased segment) given ``orig`` (the
+    same segment in original case, same length) into AST nodes."""
+
+    def __init__(self, text: str, orig: str, parse_quoted=None):
+        super().__init__()
+        self.text = text
+        self.orig = orig
+        self.parse_quoted = parse_quoted
+
+    # ------------------------------------------------------------------ helpers
+    def _t(self, meta) -> str:
+        if getattr(meta, "empty", True):
+            return ""
+        return self.orig[meta.start_pos:meta.end_pos]
+
+    def _low(self, meta) -> str:
+        return self._t(meta).lower()
+
+    def __default__(self, data, children, meta):
+        name = str(data)
+        text = self._t(meta)
+        if name.startswith(("a_", "ev_")):
+            return self._action(name, children, text)
+        if name.startswith("start_"):
+            return children[0] if len(children) == 1 else children
+        kids = [c for c in children if not isinstance(c, Token)]
+        if len(kids) == 1 and not text:
+            return kids[0]
+        return A.Text(text) if not kids else _Generic(name, kids, text)
+
+    def _action(self, name, children, text):
+        verb = name.split("_", 1)[1]
+        objs = _nodes(children, A.Obj)
+        amount = _first(children, A.Amount)
+        extra = {}
+        other = [c for c in children if isinstance(c, A.Node) and not isinstance(c, (A.Obj, A.Amount))]
+        if len(objs) > 1:
+            extra["objects"] = objs[1:]
+        for c in other:
+            key = type(c).__name__.lower()
+            if isinstance(c, _Generic):
+                key = c.name
+                c = c.as_node()
+            extra.setdefault(key, c)
+        for c in children:
+            if isinstance(c, Token) and c.type in ("PT", "QUOTED", "REST"):
+                extra[c.type.lower()] = self._tok(c)
+            elif isinstance(c, list) and c and isinstance(c[0], A.ManaSymbol):
+                extra["mana"] = c
+            elif isinstance(c, list) and c and isinstance(c[0], A.Keyword):
+                extra["keywords"] = c
+            elif isinstance(c, str):
+                extra.setdefault("words", []).append(c)
+        if name.startswith("ev_"):
+            return A.Action("event:" + verb, obj=objs[0] if objs else None, amount=amount,
+                            extra=extra, text=text)
+        return A.Action(verb, obj=objs[0] if objs else None, amount=amount, extra=extra, text=text)
+
+    def _tok(self, tok: Token):
+        if tok.type == "REST":
+            return A.Unparsed(self.orig[tok.start_pos:tok.end_pos])
+        if tok.type == "QUOTED":
+            inner = self.orig[tok.start_pos + 1:tok.end_pos - (1 if tok.value.endswith('"') and len(tok.value) > 1 else 0)]
+            if self.parse_quoted is not None:
+                return self.parse_quoted(inner)
+            return A.Unparsed(inner)
+        return self.orig[tok.start_pos:tok.end_pos]
+
+    def _rest_text(self, children) -> str:
+        for c in children:
+            if isinstance(c, Token) and c.type == "REST":
+                return self.orig[c.start_pos:c.end_pos]
+        return ""
+
+    # ------------------------------------------------------------------ numbers
+    def number(self, meta, ch):
+        t = self._low(meta)
+        if t == "x":
+            return A.Amount("x", variable="X", text=self._t(meta))
+        if t.isdigit():
+            return A.Amount("fixed", value=int(t), text=self._t(meta))
+        return A.Amount("fixed", value=_NUMWORDS.get(t), text=self._t(meta))
+
+    def count(self, meta, ch):
+        if ch and isinstance(ch[0], A.Amount):
+            return ch[0]
+        return A.Amount("fixed", value=1, text=self._t(meta))
+
+    def mana_syms(self, meta, ch):
+        return [mana_symbol(str(t)) for t in ch]
+
+    # ------------------------------------------------------------------ objects
+    def dword(self, meta, ch):
+        return self._low(meta)
+
+    def dwords(self, meta, ch):
+        return [c for c in ch if isinstance(c, str)]
+
+    def dlist(self, meta, ch):
+        words = []
+        for i, c in enumerate(ch):
+            if i:
+                words.append("or")
+            words.extend(c)
+        return words
+
+    def obj(self, meta, ch):
+        base = ch[0]
+        posts = [c for c in ch[1:] if isinstance(c, str)]
+        if isinstance(base, A.Obj):
+            base.qualifiers.extend(posts)
+            base.text = self._t(meta)
+            for c in ch[1:]:
+                if isinstance(c, _Post) and c.node is not None:
+                    base.qualifiers.append(c.name)
+            return base
+        return base
+
+    def __getattr__(self, name):
+        # o_* (object bases), p_* (post-modifiers), q_* (quantifiers), z_* (zones)
+        if name.startswith("o_"):
+            return self._mk_obj(name[2:])
+        if name.startswith(("p_", "z_", "q_", "d_", "us_", "st_", "so_", "tw_", "ch_", "ar_", "cd_", "ct_", "mk_", "aw_", "at_", "lc_", "qt_", "ce_", "kw_")):
+            raise AttributeError(name)
+        raise AttributeError(name)
+
+    def _mk_obj(self, kind):
+        @v_args(meta=True)
+        def f(meta, ch):
+            quant = None
+            count = None
+            words: list[str] = []
+            quals: list[str] = []
+            for c in ch:
+                if isinstance(c, _Quant):
+                    quant, count = c.name, c.count
+                elif isinstance(c, list):
+                    words.extend(x for x in c if isinstance(x, str))
+                elif isinstance(c, A.Amount):
+                    count = c
+                elif isinstance(c, A.Obj):
+                    words.extend(c.words)
+                    quals.extend(c.qualifiers)
+                    quant = quant or c.quantifier
+                elif isinstance(c, str):
+                    quals.append(c)
+            if kind == "self":
+                return A.Obj("self", None, ["~"], "~")
+            if kind in ("it", "them", "you"):
+                quant = kind
+            elif kind not in ("desc",):
+                quals.insert(0, kind)
+            return A.Obj(quant, count, words, self._t(meta), quals)
+        return f
+
+    def quant(self, meta, ch):  # pragma: no cover - aliased rules below
+        return _Quant("quant", None)
+
+    def _q(name):  # noqa: N805
+        def f(self, meta, ch):
+            return _Quant(name, _first(ch, A.Amount))
+        return f
+
+    for _n in ("target", "another_target", "another", "each", "each_other", "all", "all_other", "a",
+               "up_to", "n_target", "that", "the", "other", "those", "enchanted", "equipped", "your",
+               "each_opponents", "target_opponents", "target_players", "an_opponents", "exiled", "num", "any"):
+        locals()["q_" + _n] = _q(_n)
+    del _n
+
+    def owner_word(self, meta, ch):
+        return self._low(meta)
+
+    # obj_post / zones: return qualifier strings
+    def _post(name):  # noqa: N805
+        def f(self, meta, ch):
+            sub = [c for c in ch if isinstance(c, str)]
+            kw = [c for c in ch if isinstance(c, A.Keyword)]
+            amt = _first(ch, A.Amount)
+            out = name
+            if sub:
+                out += ":" + ",".join(sub)
+            if kw:
+                out += ":" + ",".join(k.name for k in kw)
+            if amt is not None:
+                out += ":" + (str(amt.value) if amt.value is not None else (amt.variable or amt.text))
+            if name in ("power", "toughness", "mv"):
+                low = self._low(meta)
+                out += ":" + ("<=" if "less" in low else ">=" if "greater" in low else "=")
+            if name == "other_than" or name == "blocking" or name == "attached" or name == "greatest":
+                o = _first(ch, A.Obj)
+                if o is not None:
+                    out += ":" + o.text
+            return out
+        return f
+
+    for _n in ("you_control", "you_dont_control", "you_own", "you_control_not_own", "opp_controls",
+               "opps_control", "target_player_controls", "target_opp_controls", "that_player_controls",
+               "defending_controls", "they_control", "its_controller_controls", "zone", "battlefield",
+               "power", "toughness", "mv", "greatest", "with_keyword", "without_keyword", "with_counter",
+               "chosen", "your_choice", "named", "attacking_you", "blocking", "thats", "isnt", "attacked",
+               "dealt_damage", "other_than", "attached", "attached_to_it", "exiled_with", "of_that_type"):
+        locals()["p_" + _n] = _post(_n)
+    for _n in ("your_graveyard", "a_graveyard", "graveyards", "your_hand", "your_library", "exile",
+               "opp_graveyard", "tp_graveyard", "their_graveyard", "their_hand", "that_player_graveyard",
+               "owner_graveyard", "gy_hand", "battlefield"):
+        locals()["z_" + _n] = (lambda n: (lambda self, meta, ch: n))(_n)
+    del _n
+
+    # ------------------------------------------------------------------ quantities
+    def _qt(name):  # noqa: N805
+        def f(self, meta, ch):
+            ref = _first(ch, A.Obj) or _first([self._tok(c) for c in ch if isinstance(c, Token)], A.Node)
+            kind = "equal_to"
+            return A.Amount(kind, ref=ref if ref is not None else A.Text(self._t(meta)), text=self._t(meta))
+        return f
+
+    for _n in ("number_of", "stat", "stat_sacrificed", "devotion", "amount_of", "that_much", "its_stat",
+               "greatest", "total", "twice", "half", "plus", "damage", "life"):
+        locals()["qt_" + _n] = _qt(_n)
+    del _n
+
+    def qt_devotion(self, meta, ch):
+        rest = self._rest_text(ch)
+        return A.Amount("equal_to", ref=A.Text("devotion to " + rest), text=self._t(meta))
+
+    def where_x(self, meta, ch):
+        return A.WhereX("X", ch[0] if ch else A.Text(self._t(meta)))
+
+    # ------------------------------------------------------------------ mana
+    def aw_fixed(self, meta, ch):
+        return A.AddMana("fixed", symbols=_flat_syms(ch), amount=A.Amount("fixed", value=1))
+
+    def aw_one_of(self, meta, ch):
+        return A.AddMana("one_of", options=[c for c in ch if isinstance(c, list)], amount=A.Amount("fixed", value=1))
+
+    def aw_count(self, meta, ch):
+        amt, kind = ch[0], ch[1]
+        kind.amount = amt
+        return kind
+
+    def aw_amount_syms(self, meta, ch):
+        return A.AddMana("fixed", symbols=_flat_syms(ch), amount=A.Amount("other", text=self._t(meta)))
+
+    def aw_amount_mana(self, meta, ch):
+        kind = _first(ch, A.AddMana)
+        kind.amount = A.Amount("other", text=self._t(meta))
+        return kind
+
+    def aw_that_much(self, meta, ch):
+        kind = _first(ch, A.AddMana)
+        kind.amount = A.Amount("equal_to", ref=A.Text("that much"), text="that much")
+        return kind
+
+    def aw_sym_or_kind(self, meta, ch):
+        kind = _first(ch, A.AddMana)
+        kind.options = [_flat_syms(ch)]
+        kind.amount = _first(ch, A.Amount)
+        kind.production = "other"
+        return kind
+
+    def _mk(prod, **kw):  # noqa: N805
+        def f(self, meta, ch):
+            m = A.AddMana(prod, **kw)
+            src = _first(ch, A.Obj)
+            if src is not None:
+                m.source = src
+            syms = [c for c in ch if isinstance(c, list)]
+            if syms:
+                m.options = [[s] for lst in syms for s in lst]
+            return m
+        return f
+
+    mk_any_color = _mk("any_color")
+    mk_any_one_color = _mk("any_color", any_one_color=True)
+    mk_different = _mk("any_color", different=True)
+    mk_any_type = _mk("any_type")
+    mk_combination = _mk("combination")
+    mk_combination_syms = _mk("combination")
+    mk_chosen = _mk("chosen_color")
+    mk_commander = _mk("commander_identity")
+    mk_could_produce_color = _mk("could_produce")
+    mk_could_produce_type = _mk("could_produce", any_one_color=False)
+    mk_dependent = _mk("dependent")
+    mk_dependent_exiled = _mk("dependent")
+    mk_colorless_generic = _mk("other")
+
+    def mk_could_produce_type(self, meta, ch):  # noqa: F811 - "type": colorless possible
+        return A.AddMana("could_produce", source=_first(ch, A.Obj), of_type=True)
+
+    def mk_any_type(self, meta, ch):  # noqa: F811
+        return A.AddMana("any_type", of_type=True)
+
+    def at_for_each(self, meta, ch):
+        return A.Amount("for_each", ref=_first(ch, A.Obj), text=self._t(meta))
+
+    def at_equal_to(self, meta, ch):
+        a = _first(ch, A.Amount)
+        return A.Amount("equal_to", ref=a.ref if a else None, text=self._t(meta))
+
+    def at_where_x(self, meta, ch):
+        return A.WhereX("X", _first(ch, A.Amount) or A.Text(self._t(meta)))
+
+    def _add(self, meta, ch, player=None, additional=False):
+        m = _first(ch, A.AddMana)
+        for c in ch:
+            if isinstance(c, A.Amount):
+                if m.production == "fixed":
+                    m.amount = c
+                else:
+                    m.amount = c if m.amount is None else m.amount
+                    if c.kind == "for_each":
+                        m.amount = c
+            elif isinstance(c, A.WhereX):
+                m.amount = A.Amount("x", variable="X", ref=c.definition, text=self._t(meta))
+        if m.amount is None:
+            m.amount = A.Amount("fixed", value=1)
+        m.text = self._t(meta)
+        m.player = player
+        m.additional = additional
+        return m
+
+    def add_you(self, meta, ch):
+        return self._add(meta, ch)
+
+    def add_additional_you(self, meta, ch):
+        return self._add(meta, ch, additional=True)
+
+    def add_player(self, meta, ch):
+        p = _first(ch, A.Obj)
+        return self._add(meta, [c for c in ch if c is not p], player=p.text if p else None)
+
+    def add_additional(self, meta, ch):
+        p = _first(ch, A.Obj)
+        return self._add(meta, [c for c in ch if c is not p], player=p.text if p else None, additional=True)
+
+    def spend_only(self, meta, ch):
+        return A.ManaRestriction("spend_only", self._t(meta))
+
+    def mana_persist(self, meta, ch):
+        return A.ManaRestriction("persist", self._t(meta))
+
+    # ------------------------------------------------------------------ costs
+    def cost(self, meta, ch):
+        return A.Cost([c for c in ch if isinstance(c, A.Node)], self._t(meta))
+
+    def c_mana(self, meta, ch):
+        return A.ManaCost(_flat_syms(ch))
+
+    def c_tap(self, meta, ch):
+        return A.TapCost()
+
+    def c_untap(self, meta, ch):
+        return A.UntapCost()
+
+    def c_energy(self, meta, ch):
+        return A.EnergyCost(sum(1 for c in ch if isinstance(c, Token) and c.type == "ENERGY_SYM"))
+
+    def c_loyalty(self, meta, ch):
+        return ch[0]
+
+    def _ac(action, zone=None):  # noqa: N805
+        def f(self, meta, ch):
+            obj = _first(ch, A.Obj)
+            amt = _first(ch, A.Amount)
+            counter = next((c for c in ch if isinstance(c, _Counter)), None)
+            z = zone
+            if action == "exile" and obj is not None:
+                z = next((q.split(":", 1)[1] for q in obj.qualifiers if q.startswith("zone:")), None)
+            return A.ActionCost(action, obj, amt, counter.kind if counter else None, z, self._t(meta))
+        return f
+
+    c_sacrifice = _ac("sacrifice")
+    c_discard = _ac("discard")
+    c_discard_hand = _ac("discard")
+    c_exile = _ac("exile")
+    c_return = _ac("return_to_hand")
+    c_tap_obj = _ac("tap")
+    c_untap_obj = _ac("untap")
+    c_life = _ac("pay_life")
+    c_remove_counters = _ac("remove_counters")
+    c_remove_counters_all = _ac("remove_counters")
+    c_remove_any_counters = _ac("remove_counters")
+    c_put_counters = _ac("put_counters")
+    c_reveal = _ac("reveal")
+    c_mill = _ac("mill")
+    c_exert = _ac("exert")
+    c_collect_evidence = _ac("collect_evidence")
+    c_forage = _ac("forage")
+
+    def counter_kind(self, meta, ch):
+        return _Counter(self._low(meta))
+
+    def lc_plus(self, meta, ch):
+        return A.LoyaltyCost("+", ch[0])
+
+    def lc_minus(self, meta, ch):
+        return A.LoyaltyCost("-", ch[0])
+
+    def lc_zero(self, meta, ch):
+        return A.LoyaltyCost("", A.Amount("fixed", value=int(str(ch[0]))))
+
+    def additional_cost(self, meta, ch):
+        return _first(ch, A.AdditionalCost)
+
+    def acb_cost(self, meta, ch):
+        return A.AdditionalCost(ch[0])
+
+    def acb_optional(self, meta, ch):
+        return A.AdditionalCost(ch[0], optional=True)
+
+    def acb_choice(self, meta, ch):
+        return A.AdditionalCost(_Generic("or", list(ch), self._t(meta)).as_node())
+
+    def alt_cost(self, meta, ch):
+        return A.AlternativeCost(_first(ch, A.Cost), None, self._t(meta))
+
+    # ------------------------------------------------------------------ keywords
+    def keyword_simple(self, meta, ch):
+        return A.Keyword(self._low(meta), text=self._t(meta))
+
+    def kw_cost_name(self, meta, ch):
+        return _Name(self._low(meta))
+
+    kw_num_name = kw_cost_name
+
+    def keyword_line(self, meta, ch):
+        return A.KeywordLine(_nodes(ch, A.Keyword))
+
+    def kw_list(self, meta, ch):
+        return _nodes(ch, A.Keyword)
+
+    def kl_protection(self, meta, ch):
+        return [A.Keyword("protection", param=A.Text(self._t(meta)), text=self._t(meta))]
+
+    def kw_simple(self, meta, ch):
+        return ch[0]
+
+    def _kwname(self, ch, default=""):
+        n = next((c for c in ch if isinstance(c, _Name)), None)
+        return n.name if n else default
+
+    def kw_cost(self, meta, ch):
+        name = self._kwname(ch)
+        c = _first(ch, A.Cost)
+        syms = _flat_syms(ch)
+        if c is None:
+            c = A.Cost([A.ManaCost(syms)], "")
+        return A.Keyword(name, cost=c, text=self._t(meta))
+
+    def kw_cost_extra(self, meta, ch):
+        name = self._kwname(ch)
+        comps = [A.ManaCost(_flat_syms(ch))]
+        extra = _first(ch, A.Cost)
+        if extra:
+            comps += extra.components
+        return A.Keyword(name, cost=A.Cost(comps, ""), text=self._t(meta))
+
+    def kw_cost_x(self, meta, ch):
+        return A.Keyword(self._kwname(ch), amount=A.Amount("x", variable="X"), text=self._t(meta))
+
+    def kw_num_cost(self, meta, ch):
+        return A.Keyword(self._kwname(ch), amount=_first(ch, A.Amount),
+                         cost=A.Cost([A.ManaCost(_flat_syms(ch))]), text=self._t(meta))
+
+    kw_awaken = kw_num_cost
+    kw_suspend = kw_num_cost
+
+    def kw_num(self, meta, ch):
+        return A.Keyword(self._kwname(ch), amount=_first(ch, A.Amount), text=self._t(meta))
+
+    def kw_num_bare(self, meta, ch):
+        return A.Keyword(self._kwname(ch), text=self._t(meta))
+
+    def kw_typecycling(self, meta, ch):
+        name = str(next(c for c in ch if isinstance(c, Token)))
+        return A.Keyword(name.lower(), cost=A.Cost([A.ManaCost(_flat_syms(ch))]), text=self._t(meta))
+
+    def kw_landwalk(self, meta, ch):
+        return A.Keyword("landwalk", param=A.Text(self._low(meta)), text=self._t(meta))
+
+    def kw_protection(self, meta, ch):
+        return A.Keyword("protection", param=A.Text(self._low(meta)[len("protection from "):]), text=self._t(meta))
+
+    def kw_hexproof_from(self, meta, ch):
+        return A.Keyword("hexproof from", param=A.Text(self._low(meta)[len("hexproof from "):]), text=self._t(meta))
+
+    def prot_list(self, meta, ch):
+        return A.Text(self._low(meta))
+
+    def prot_item(self, meta, ch):
+        return self._low(meta)
+
+    def kw_enchant(self, meta, ch):
+        return A.Keyword("enchant", param=_first(ch, A.Obj), text=self._t(meta))
+
+    def kw_affinity(self, meta, ch):
+        return A.Keyword("affinity", param=_first(ch, A.Obj), text=self._t(meta))
+
+    def kw_champion(self, meta, ch):
+        return A.Keyword("champion", param=_first(ch, A.Obj), text=self._t(meta))
+
+    def kw_splice(self, meta, ch):
+        return A.Keyword("splice", cost=A.Cost([A.ManaCost(_flat_syms(ch))]),
+                         param=A.Text(" ".join(c for c in ch if isinstance(c, list) and c and isinstance(c[0], str) for c in c)), text=self._t(meta))
+
+    def kw_partner_with(self, meta, ch):
+        return A.Keyword("partner with", param=A.Text(self._rest_text(ch)), text=self._t(meta))
+
+    def kw_companion(self, meta, ch):
+        return A.Keyword("companion", param=A.Unparsed(self._rest_text(ch)), text=self._t(meta))
+
+    def kw_forecast(self, meta, ch):
+        return A.Keyword("forecast", param=A.Unparsed(self._rest_text(ch)), text=self._t(meta))
+
+    def kw_offering(self, meta, ch):
+        return A.Keyword("offering", param=A.Text(self._low(meta)), text=self._t(meta))
+
+    # ------------------------------------------------------------------ copy (CR 707)
+    def _copy(mode, optional=False, new_targets=False):  # noqa: N805
+        def f(self, meta, ch):
+            objs = _nodes(ch, A.Obj)
+            subject = None
+            original = objs[-1] if objs else None
+            if mode in ("enter_as_copy", "becomes_copy", "is_copy") and len(objs) >= 2:
+                subject, original = objs[0], objs[1]
+            excs = [e for c in ch if isinstance(c, list) for e in c if isinstance(e, A.CopyException)]
+            cnt = None
+            if mode == "create_token_copy":
+                cnt = _first(ch, A.Amount)
+            times = next((c for c in ch if isinstance(c, _Times)), None)
+            if times is not None:
+                cnt = times.amount
+            counters = [e.value for e in excs if e.kind == "enters_with_counters"]
+            return A.CopyEffect(mode, original, optional, cnt, excs, counters, new_targets, subject, self._t(meta))
+        return f
+
+    cp_enter_optional = _copy("enter_as_copy", optional=True)
+    cp_enter = _copy("enter_as_copy")
+    cp_becomes = _copy("becomes_copy")
+    cp_is = _copy("is_copy")
+    cp_token = _copy("create_token_copy")
+    cp_token_optional = _copy("create_token_copy", optional=True)
+    cp_copy = _copy("copy_spell")
+    cp_copy_new_targets = _copy("copy_spell", new_targets=True)
+    cp_copy_optional = _copy("copy_spell", optional=True)
+    cp_copy_optional_new_targets = _copy("copy_spell", optional=True, new_targets=True)
+
+    def copy_effect(self, meta, ch):
+        c = ch[0]
+        if c.mode == "copy_spell" and c.original is not None:
+            words = c.original.words
+            if "ability" in words or "abilities" in words:
+                c.mode = "copy_ability"
+            elif "card" in words or "cards" in words:
+                c.mode = "copy_card"
+        return c
+
+    def copy_except(self, meta, ch):
+        return _nodes(ch, A.CopyException)
+
+    def ct_times(self, meta, ch):
+        return _Times(_first(ch, A.Amount))
+
+    def ct_twice(self, meta, ch):
+        return _Times(A.Amount("fixed", value=2, text="twice"))
+
+    def ct_for_each(self, meta, ch):
+        return _Times(A.Amount("for_each", ref=_first(ch, A.Obj), text=self._t(meta)))
+
+    def _ce(kind):  # noqa: N805
+        def f(self, meta, ch):
+            val = None
+            if kind == "is_type":
+                ws = [w for c in ch if isinstance(c, list) for w in c if isinstance(w, str)]
+                val = ws
+            elif kind == "name_is":
+                val = self._rest_text(ch).rstrip(".")
+            elif kind == "has_ability":
+                q = next((c for c in ch if isinstance(c, Token) and c.type == "QUOTED"), None)
+                val = self._tok(q) if q is not None else None
+            elif kind == "has_keyword":
+                val = _nodes(ch, A.Keyword)
+            elif kind == "enters_with_counters":
+                ck = next((c for c in ch if isinstance(c, _Counter)), None)
+                val = A.CounterSpec(ck.kind if ck else "", _first(ch, A.Amount) or A.Amount("fixed", value=1))
+            elif kind == "pt":
+                val = self._low(meta)
+            return A.CopyException(kind, val, self._t(meta))
+        return f
+
+    ce_is_type_addition = _ce("is_type")
+    ce_is_type = _ce("is_type")
+    ce_is_pt = _ce("is_type")
+    ce_name_is = _ce("name_is")
+    ce_not_legendary = _ce("not_legendary")
+    ce_has_ability = _ce("has_ability")
+    ce_has_keyword = _ce("has_keyword")
+    ce_counters = _ce("enters_with_counters")
+    ce_pt = _ce("pt")
+    ce_has_this_ability = _ce("has_ability")
+
+    # ------------------------------------------------------------------ triggers
+    def trigger_word(self, meta, ch):  # pragma: no cover
+        return self._low(meta)
+
+    def tw_when(self, meta, ch):
+        return _Word("when")
+
+    def tw_whenever(self, meta, ch):
+        return _Word("whenever")
+
+    def tw_at(self, meta, ch):
+        return _Word("at")
+
+    def trigger_head(self, meta, ch):
+        word = ch[0].w
+        event = ch[1]
+        cond = ch[2] if len(ch) > 2 else None
+        return A.Triggered(word, event, cond, [])
+
+    def ev_step(self, meta, ch):
+        return A.Action("event:step", extra={"step": self._low(meta)}, text=self._t(meta))
+
+    def cond_rest(self, meta, ch):
+        return A.Unparsed(self._rest_text(ch))
+
+    # ------------------------------------------------------------------ sentences
+    def sentence(self, meta, ch):
+        effects = []
+        for c in ch:
+            if isinstance(c, list):
+                effects.extend(c)
+            elif isinstance(c, A.Node):
+                effects.append(c)
+        return A.Sentence(effects)
+
+    def s_where(self, meta, ch):
+        return A.Sentence(list(ch[0]) + [ch[1]])
+
+    def s_if(self, meta, ch):
+        return A.Sentence(list(ch[1]), condition=ch[0])
+
+    def s_otherwise(self, meta, ch):
+        return A.Sentence(list(ch[0]), condition=A.Text("otherwise"))
+
+    def s_duration(self, meta, ch):
+        return A.Sentence(list(ch[1]), condition=A.Text(ch[0].text if isinstance(ch[0], A.Node) and hasattr(ch[0], "text") else "duration"))
+
+    def s_gets_for_each(self, meta, ch):
+        objs = _nodes(ch, A.Obj)
+        pt = next(str(c) for c in ch if isinstance(c, Token))
+        return A.Sentence([A.Action("pump", subject=objs[0], amount=A.Amount("for_each", ref=objs[1]), extra={"pt": pt}, text=self._t(meta))])
+
+    def s_as_enters_choose(self, meta, ch):
+        return A.Sentence([A.Action("choose_as_enters", subject=A.Obj("self", None, ["~"], "~"), extra={"choice": ch[-1]}, text=self._t(meta))])
+
+    def s_as_enters_may(self, meta, ch):
+        return A.Sentence([A.Action("as_enters_may", subject=A.Obj("self", None, ["~"], "~"), extra={"rest": A.Unparsed(self._rest_text(ch))}, text=self._t(meta))])
+
+    def clause_list(self, meta, ch):
+        return [c for c in ch if isinstance(c, A.Node)]
+
+    def conj(self, meta, ch):
+        return None
+
+    def clause(self, meta, ch):
+        return ch[0]
+
+    def c_subject(self, meta, ch):
+        subj, act = ch[0], ch[1]
+        if isinstance(act, A.Action):
+            act.subject = subj
+            act.text = self._t(meta)
+        elif isinstance(act, A.CopyEffect):
+            act.subject = subj
+        return act
+
+    def c_subject_duration(self, meta, ch):
+        act = self.c_subject(meta, ch[:2])
+        if isinstance(act, A.Action):
+            act.extra["duration"] = ch[2]
+        return act
+
+    def c_duration(self, meta, ch):
+        act = ch[0]
+        if isinstance(act, A.Action):
+            act.extra["duration"] = ch[1]
+        return act
+
+    def c_may(self, meta, ch):
+        act = self.c_subject(meta, ch[:2])
+        if isinstance(act, A.Action):
+            act.extra["optional"] = True
+        return act
+
+    def c_may_if_do(self, meta, ch):
+        act = self.c_may(meta, ch[:2])
+        return A.Sentence([act] + list(ch[2]), condition=None, optional=True)
+
+    def c_still(self, meta, ch):
+        return A.Action("still_type", obj=A.Obj("it", None, [], "it"), extra={"words": ch[0]}, text=self._t(meta))
+
+    def c_is(self, meta, ch):
+        return A.Action("is", subject=ch[0], extra={"words": ch[1]}, text=self._t(meta))
+
+    def c_is_also(self, meta, ch):
+        return A.Action("is_also", subject=ch[0], extra={"words": ch[1]}, text=self._t(meta))
+
+    def until_eot(self, meta, ch):
+        return A.Text("until end of turn")
+
+    def this_turn(self, meta, ch):
+        return A.Text("this turn")
+
+    def until_your_next_turn(self, meta, ch):
+        return A.Text("until your next turn")
+
+    def as_long_as(self, meta, ch):
+        return A.Unparsed(self._t(meta))
+
+    def duration(self, meta, ch):  # pragma: no cover
+        return A.Text(self._t(meta))
+
+    def _cd(name):  # noqa: N805
+        def f(self, meta, ch):
+            return A.Action("condition:" + name, obj=_first(ch, A.Obj), amount=_first(ch, A.Amount), text=self._t(meta))
+        return f
+
+    for _n in ("control", "not_control", "you_do", "you_dont", "your_turn", "kicked", "is_a", "has", "life",
+               "cast_from_hand", "would_die", "cast_it"):
+        locals()["cd_" + _n] = _cd(_n)
+    del _n
+
+    def _ch(name):  # noqa: N805
+        def f(self, meta, ch):
+            return A.Text(name)
+        return f
+
+    for _n in ("color", "creature_type", "card_type", "basic_land_type", "card_name", "number"):
+        locals()["ch_" + _n] = _ch(_n)
+    del _n
+
+    def ch_obj(self, meta, ch):
+        return A.Text(self._low(meta))
+
+    def _ar(name):  # noqa: N805
+        def f(self, meta, ch):
+            rest = self._rest_text(ch)
+            return A.Action("activate_only", extra={"restriction": name, **({"condition": A.Unparsed(rest)} if rest else {})}, text=self._t(meta))
+        return f
+
+    for _n in ("sorcery", "once", "your_turn", "upkeep", "combat", "if", "sorcery_once", "before", "limit"):
+        locals()["ar_" + _n] = _ar(_n)
+    del _n
+
+    # tokens
+    def tok_word(self, meta, ch):
+        return self._t(meta)
+
+    def _token(self, meta, ch, amount=None):
+        cnt = amount or _first(ch, A.Amount) or A.Amount("fixed", value=1)
+        words = [c for c in ch if isinstance(c, str)]
+        pt = next((w for w in words if "/" in w), None)
+        desc = [w for w in words if "/" not in w]
+        abilities: list[A.Node] = []
+        flags = []
+        for c in ch:
+            if isinstance(c, _TokenWith):
+                abilities.extend(c.abilities)
+                if c.flag:
+                    flags.append(c.flag)
+        name = None
+        low = [w.lower() for w in desc]
+        for cand in ("Treasure", "Food", "Clue", "Gold", "Powerstone", "Blood", "Map", "Incubator", "Junk", "Shard"):
+            if low == [cand.lower()]:
+                name = cand
+        t = A.CreateToken(cnt, name, pt, desc + flags, abilities, self._t(meta))
+        return t
+
+    def token_spec(self, meta, ch):
+        return self._token(meta, ch)
+
+    def token_spec_equal(self, meta, ch):
+        a = _first(ch, A.Amount)
+        return self._token(meta, [c for c in ch if c is not a], A.Amount("equal_to", ref=a.ref if a else None, text=a.text if a else ""))
+
+    def token_spec_for_each(self, meta, ch):
+        o = _first(ch, A.Obj)
+        return self._token(meta, [c for c in ch if c is not o], A.Amount("for_each", ref=o, text=self._t(meta)))
+
+    def tw_keywords(self, meta, ch):
+        return _TokenWith([k for c in ch for k in (c if isinstance(c, list) else [])])
+
+    def tw_ability(self, meta, ch):
+        abil = [k for c in ch for k in (c if isinstance(c, list) else [])]
+        q = next((c for c in ch if isinstance(c, Token) and c.type == "QUOTED"), None)
+        if q is not None:
+            abil.append(self._tok(q))
+        return _TokenWith(abil)
+
+    def tw_tapped_attacking(self, meta, ch):
+        return _TokenWith([], "tapped_and_attacking")
+
+    def tw_named(self, meta, ch):
+        return _TokenWith([], "named:" + self._rest_text(ch))
+
+    def tw_attached(self, meta, ch):
+        return _TokenWith([], "attached:" + self._t(meta))
+
+    def a_create(self, meta, ch):
+        return ch[0]
+
+    def a_grant(self, meta, ch):
+        abil = [k for c in ch for k in (c if isinstance(c, list) else [])]
+        for c in ch:
+            if isinstance(c, Token) and c.type == "QUOTED":
+                abil.append(self._tok(c))
+        return A.GrantAbility(A.Obj(None, None, [], ""), abil, None, self._t(meta))
+
+    def a_gain_kw(self, meta, ch):
+        return A.GrantAbility(A.Obj(None, None, [], ""), [k for c in ch if isinstance(c, list) for k in c], None, self._t(meta))
+
+    def a_enters_tapped(self, meta, ch):
+        return A.EntersTapped(A.Obj(None, None, [], ""), None)
+
+    def a_enters_tapped_unless(self, meta, ch):
+        return A.EntersTapped(A.Obj(None, None, [], ""), A.Unparsed(self._rest_text(ch)))
+
+    def a_enters_with(self, meta, ch):
+        ck = next((c for c in ch if isinstance(c, _Counter)), None)
+        return A.EntersWith(A.Obj(None, None, [], ""), [A.CounterSpec(ck.kind if ck else "", _first(ch, A.Amount))])
+
+    def a_enters_tapped_with(self, meta, ch):
+        e = self.a_enters_with(meta, ch)
+        e.tapped = True
+        return e
+
+    def a_enters_with_equal(self, meta, ch):
+        ck = next((c for c in ch if isinstance(c, _Counter)), None)
+        a = _first(ch, A.Amount)
+        return A.EntersWith(A.Obj(None, None, [], ""), [A.CounterSpec(ck.kind if ck else "", a)])
+
+    def becomes_spec(self, meta, ch):
+        return A.Text(self._t(meta))
+
+    def bs_creature(self, meta, ch):
+        words = [c for c in ch if isinstance(c, str)]
+        kws = [k for c in ch if isinstance(c, list) for k in c]
+        return _Generic("becomes", [A.Text(" ".join(words))] + kws, self._t(meta))
+
+
+class _Generic:
+    """Internal: an intermediate rule result with children (turned into nodes by parents)."""
+
+    def __init__(self, name, kids, text):
+        self.name, self.kids, self.text = name, kids, text
+
+    def as_node(self):
+        nodes = [k for k in self.kids if isinstance(k, A.Node)]
+        if len(nodes) == 1 and not isinstance(nodes[0], A.Text):
+            return nodes[0]
+        return A.Text(self.text) if not nodes else A.Sentence(nodes)
+
+
+class _Quant:
+    def __init__(self, name, count):
+        self.name, self.count = name, count
+
+
+class _Counter:
+    def __init__(self, kind):
+        self.kind = kind
+
+
+class _Name:
+    def __init__(self, name):
+        self.name = name
+
+
+class _Word:
+    def __init__(self, w):
+        self.w = w
+
+
+class _Times:
+    def __init__(self, amount):
+        self.amount = amount
+
+
+class _Post:
+    def __init__(self, name, node=None):
+        self.name, self.node = name, node
+
+
+class _TokenWith:
+    def __init__(self, abilities, flag=None):
+        self.abilities, self.flag = abilities, flag
