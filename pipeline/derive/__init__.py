@@ -1,0 +1,122 @@
+"""Derive stage: properties computed from ability ASTs — produced mana (CR 106.7, 305.6, 605).
+
+:func:`derive` fills a freshly built database; the per-ability and per-face logic lives in
+:mod:`pipeline.derive.mana` as pure functions of AST dicts (also used by ``parse --jsonl``).
+"""
+
+from __future__ import annotations
+
+import json
+
+import duckdb
+import pandas as pd
+
+from pipeline.derive.mana import (
+    analyze_ability,
+    card_mana,
+    face_mana,
+    mana_ability_rows,
+    produced_mana_for_face,
+)
+from pipeline.derive.schema import CARD_COLUMNS, MANA_ABILITIES, PRODUCED_MANA_COMMENT
+
+__all__ = ["derive", "produced_mana_for_face", "face_mana", "card_mana", "analyze_ability"]
+
+
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def derive(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
+    """Fill derived data in the open database ``con`` (tables ``cards``, ``faces``, ``abilities``
+    already loaded, see pipeline/store/schema.py).
+
+    * UPDATE ``cards.produced_mana``; ADD + fill ``cards.produced_mana_dependent`` BOOLEAN,
+      ``cards.token_produced_mana`` VARCHAR[], ``cards.granted_produced_mana`` VARCHAR[]
+      (definitions in :mod:`pipeline.derive.schema` and docs/mana.md), with column comments.
+    * CREATE TABLE ``mana_abilities``: one row per ability that adds mana itself, plus one
+      per intrinsic basic-land-type ability (CR 305.6), with comments.
+
+    Returns row counts: ``mana_abilities`` (rows), ``mana_ability_cards`` (cards with at least
+    one mana ability, CR 605.1a/b), ``produced_mana_cards`` (cards with non-empty
+    produced_mana), ``produced_mana_dependent_cards``, ``token_mana_cards``, ``granted_mana_cards``.
+    Raises ValueError naming the ability id for an AST it cannot read.
+    """
+    faces: dict[str, list[tuple[int, str | None]]] = {}
+    for oracle_id, face_index, type_line in con.execute(
+            "SELECT oracle_id, face_index, type_line FROM faces ORDER BY oracle_id, face_index").fetchall():
+        faces.setdefault(oracle_id, []).append((face_index, type_line))
+    abilities: dict[tuple[str, int], list[tuple[str, dict]]] = {}
+    for ability_id, oracle_id, face_index, ast in con.execute(
+            "SELECT ability_id, oracle_id, face_index, ast FROM abilities "
+            "ORDER BY oracle_id, face_index, ability_index").fetchall():
+        try:
+            node = json.loads(ast) if isinstance(ast, str) else ast
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"abilities.ast of {ability_id}: not JSON ({exc})") from None
+        abilities.setdefault((oracle_id, face_index), []).append((ability_id, node))
+
+    card_rows = []
+    mana_rows = []
+    for oracle_id in con.execute("SELECT oracle_id FROM cards ORDER BY oracle_id").fetchall():
+        oracle_id = oracle_id[0]
+        per_face = []
+        for face_index, type_line in faces.get(oracle_id, []):
+            abs_ = abilities.get((oracle_id, face_index), [])
+            try:
+                fm = face_mana([a for _, a in abs_], type_line)
+            except ValueError as exc:
+                raise ValueError(f"card {oracle_id} face {face_index}: {exc}") from None
+            per_face.append(fm)
+            ids = {a.get("index", i): aid for i, (aid, a) in enumerate(abs_)}
+            for r in mana_ability_rows(fm):
+                aid = ids.get(r["ability_index"]) if r["ability_index"] is not None else None
+                mana_rows.append((aid, oracle_id, face_index, r["ability_index"], r["origin"], r["produces"],
+                                  r["amount"], r["production_kind"], r["production_kinds"], r["has_tap_cost"],
+                                  r["has_untap_cost"], r["is_triggered"], r["is_mana_ability"],
+                                  r["ast_is_mana_ability"], r["is_dependent"], r["restrictions"], r["text"]))
+        total = per_face[0] if per_face else None
+        for fm in per_face[1:]:
+            total = total.merge(fm)
+        if total is None:
+            card_rows.append((oracle_id, [], False, [], []))
+        else:
+            card_rows.append((oracle_id, total.produced, total.dependent, total.token, total.granted))
+
+    for col, type_, comment in CARD_COLUMNS:
+        con.execute(f"ALTER TABLE cards ADD COLUMN IF NOT EXISTS {col} {type_}")
+        con.execute(f"COMMENT ON COLUMN cards.{col} IS {_quote(comment)}")
+    con.execute(f"COMMENT ON COLUMN cards.produced_mana IS {_quote(PRODUCED_MANA_COMMENT)}")
+    df = pd.DataFrame(card_rows, columns=["oracle_id", "produced_mana", "produced_mana_dependent",
+                                          "token_produced_mana", "granted_produced_mana"])
+    con.register("_derive_cards", df)
+    con.execute("""
+        UPDATE cards SET produced_mana = CAST(d.produced_mana AS VARCHAR[]),
+                         produced_mana_dependent = d.produced_mana_dependent,
+                         token_produced_mana = CAST(d.token_produced_mana AS VARCHAR[]),
+                         granted_produced_mana = CAST(d.granted_produced_mana AS VARCHAR[])
+        FROM _derive_cards d WHERE cards.oracle_id = d.oracle_id""")
+    con.unregister("_derive_cards")
+
+    table_comment, columns = MANA_ABILITIES
+    con.execute("DROP TABLE IF EXISTS mana_abilities")
+    con.execute("CREATE TABLE mana_abilities (" + ", ".join(f"{c} {t}" for c, t, _ in columns) + ")")
+    con.execute(f"COMMENT ON TABLE mana_abilities IS {_quote(table_comment)}")
+    for c, _, comment in columns:
+        con.execute(f"COMMENT ON COLUMN mana_abilities.{c} IS {_quote(comment)}")
+    if mana_rows:
+        mdf = pd.DataFrame(mana_rows, columns=[c for c, _, _ in columns])
+        con.register("_derive_mana", mdf)
+        casts = ", ".join(f"CAST({c} AS {t.split()[0]}) AS {c}" for c, t, _ in columns)
+        con.execute(f"INSERT INTO mana_abilities SELECT {casts} FROM _derive_mana")
+        con.unregister("_derive_mana")
+
+    q = lambda sql: con.execute(sql).fetchone()[0]  # noqa: E731
+    return {
+        "mana_abilities": q("SELECT count(*) FROM mana_abilities"),
+        "mana_ability_cards": q("SELECT count(DISTINCT oracle_id) FROM mana_abilities WHERE is_mana_ability"),
+        "produced_mana_cards": q("SELECT count(*) FROM cards WHERE len(produced_mana) > 0"),
+        "produced_mana_dependent_cards": q("SELECT count(*) FROM cards WHERE produced_mana_dependent"),
+        "token_mana_cards": q("SELECT count(*) FROM cards WHERE len(token_produced_mana) > 0"),
+        "granted_mana_cards": q("SELECT count(*) FROM cards WHERE len(granted_produced_mana) > 0"),
+    }
