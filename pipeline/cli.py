@@ -121,3 +121,5 @@ def paths():
 
     click.echo(f"database: {default_db_path()}")
     click.echo(f"cache:    {default_cache_dir()}")
+
+main.add_command(__import__("pipeline.serve.cli_mana", fromlist=["check_mana"]).check_mana)  # check-mana (docs/mana.md)

@@ -14,7 +14,6 @@ from collections import Counter
 from pathlib import Path
 
 import click
-import duckdb
 
 from pipeline.derive.compare import CATEGORIES, CardView, classify, mentions_adding_mana, normalize_reference
 from pipeline.paths import DB_ENV, default_db_path
@@ -24,8 +23,8 @@ class NotDerived(Exception):
     """The database has no derived mana columns (built without the derive stage)."""
 
 
-def find_differences(con: duckdb.DuckDBPyConnection) -> tuple[int, list[dict]]:
-    """Return ``(cards compared, differences)`` for an open database.
+def find_differences(con) -> tuple[int, list[dict]]:
+    """Return ``(cards compared, differences)`` for an open DuckDB connection ``con``.
 
     Each difference: ``{"oracle_id", "name", "ours", "source", "category", "dependent",
     "token", "granted", "abilities": [{"origin", "produces", "production_kind", "is_mana_ability",
@@ -103,6 +102,8 @@ def check_mana(db, fmt, categories, strict):
     if not db_path.exists():
         click.echo(f"error: {db_path}: no database here; build one with `mtg-pipeline refresh --db {db_path}`", err=True)
         sys.exit(1)
+    import duckdb
+
     con = duckdb.connect(str(db_path), read_only=True)
     try:
         compared, diffs = find_differences(con)
