@@ -132,3 +132,15 @@ def test_html_renders_in_headless_chromium(con, tmp_path):
     text = subprocess.run([tesseract, str(shot), "stdout"], capture_output=True, text=True, timeout=120).stdout
     assert "Altered Ego" in text
     assert "107.3m" in text or "107.3" in text
+
+
+def test_render_from_database_file(con, tmp_path):
+    from pipeline.serve.card_page import render_card_page_from_path
+
+    path = tmp_path / "cards.duckdb"
+    con.execute(f"ATTACH '{path}' AS f")
+    con.execute("COPY FROM DATABASE memory TO f")
+    con.execute("DETACH f")
+    assert render_card_page_from_path(path, "Llanowar Elves", "md").startswith("# Llanowar Elves\n")
+    with pytest.raises(FileNotFoundError, match="no database at"):
+        render_card_page_from_path(tmp_path / "missing.duckdb", "Llanowar Elves")

@@ -58,6 +58,8 @@ _ABILITY_WORD_RE = re.compile(r"^(?!Choose\b)[A-Z][A-Za-z’' ,-]{1,40} — ")
 _TRIGGER_RE = re.compile(r"^(When|Whenever|At)\b")
 _CHAPTER_RE = re.compile(r"^[IVX]+(?:, [IVX]+)* — ")  # Saga chapter abilities are triggered (CR 714.2b)
 _EMBLEM_RE = re.compile(r"\bget an emblem\b", re.I)
+_GRANTED_MANA_RE = re.compile(r"[“\"]\{T\}: Add\b")
+_GRANTS_RE = re.compile(r"\b(?:gains?|has|have)\s+([a-z][a-z ,]{0,60}?)(?=\s+until\b|\s+as long\b|\s+for as\b|[.;:(]|$)")
 _LOYALTY_RE = re.compile(r"^\[?[+−–-]?(\d+|X)\]?$")
 _MODAL_RE = re.compile(r"\bchoose (one|two|three|four|five|one or more|one or both|any number|up to \w+)\b ?(or more )?—", re.I)
 _WORD_X_RE = re.compile(r"(?<![\w/+−-])X(?![\w/])|\{X\}")
@@ -153,7 +155,7 @@ def node_type(node: Any) -> str | None:
     return kind if isinstance(kind, str) else None
 
 
-def _ability_features(card_type_lines: list[str], ab: dict) -> list[Feature]:
+def _ability_features(card_type_lines: list[str], ab: dict, granted_titles: frozenset[str] = frozenset()) -> list[Feature]:
     """Features of one ability row (see module docstring)."""
     aid = ab.get("ability_id")
     text = ab.get("text") or ""
@@ -188,10 +190,10 @@ def _ability_features(card_type_lines: list[str], ab: dict) -> list[Feature]:
         if is_creature:
             add("untap_cost_creature", cost_text or "UntapCost")
 
-    mana = ab.get("is_mana_ability")
-    if mana is None:  # no parser verdict: CR 605.1a by text — a cost, "Add", no target
-        mana = bool(cost_effect and not is_loyalty and re.match(r"^Add\b", cost_effect[1])
-                    and "target" not in cost_effect[1])
+    # CR 605.1a by text — a cost, an effect that adds mana, no target, not loyalty — or the
+    # grammar's verdict (is_mana_ability), whichever says so.
+    mana = bool(ab.get("is_mana_ability")) or bool(
+        cost_effect and not is_loyalty and re.match(r"^Add\b", cost_effect[1]) and "target" not in cost_effect[1])
     if mana:
         add("mana_ability", clean)
     if is_loyalty:
@@ -223,12 +225,22 @@ def _ability_features(card_type_lines: list[str], ab: dict) -> list[Feature]:
             add("x_value", "{X}")
         elif t == "Amount" and n.get("variable") in ("X", "Y"):
             add("x_value", str(n.get("text") or "X"))
-        elif t == "Keyword" and isinstance(n.get("name"), str):
-            add("keyword", str(n.get("text") or n["name"]), detail=n["name"])
         elif t == "Action" and isinstance(n.get("verb"), str):
             feat = _AST_ACTION_VERBS.get(n["verb"].lower())
             if feat:
                 add(feat, str(n.get("text") or n["verb"]))
+    # Keywords the card has or grants ("gains trample"), not those of tokens it creates.
+    for n in walk_nodes(ast, skip=("CreateToken",)):
+        if node_type(n) == "Keyword" and isinstance(n.get("name"), str) and n["name"].strip():
+            add("keyword", str(n.get("text") or n["name"]), detail=n["name"].strip().capitalize())
+    for m in _GRANTS_RE.finditer(clean):  # "gains trample and haste" (text fallback)
+        for piece in re.split(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+", m.group(1)):
+            words = piece.split()
+            name = next((" ".join(words[:n]) for n in (2, 1) if " ".join(words[:n]) in granted_titles), None)
+            if name:
+                add("keyword", m.group(0), detail=name.capitalize())
+    if _GRANTED_MANA_RE.search(clean):
+        add("granted_mana_ability", _GRANTED_MANA_RE.search(clean).group(0))
     if _EMBLEM_RE.search(clean):
         add("emblem", _EMBLEM_RE.search(clean).group(0))
     if "could produce" in clean:
@@ -268,7 +280,7 @@ def keyword_names(text: str) -> list[str]:
 
 
 def card_features(card: dict, faces: list[dict], abilities: list[dict],
-                  keyword_titles: Iterable[str] = ()) -> list[Feature]:
+                  keyword_titles: Iterable[str] = (), granted_titles: Iterable[str] = ()) -> list[Feature]:
     """Return the features of one card, in a stable order, duplicates removed.
 
     ``card``: a ``cards`` row as a dict (``layout``, ``type_line``, ``mana_cost``,
@@ -318,9 +330,10 @@ def card_features(card: dict, faces: list[dict], abilities: list[dict],
     for k in keywords:
         out.append(Feature("keyword", k, None, "keywords"))
     titles = {t.lower() for t in keyword_titles}
+    granted = frozenset(t.lower() for t in granted_titles)
     for ab in abilities:
         try:
-            out.extend(_ability_features(type_lines, ab))
+            out.extend(_ability_features(type_lines, ab, granted))
         except (TypeError, AttributeError, KeyError, IndexError):  # malformed row: no feature
             continue
         if not keywords and titles:

@@ -134,6 +134,24 @@ def render_card_page(con: duckdb.DuckDBPyConnection, name: str, fmt: str = "text
     return {"text": _text, "md": _markdown, "html": _html}[fmt](page)
 
 
+def render_card_page_from_path(db_path, name: str, fmt: str = "text") -> str:
+    """Open the database file ``db_path`` read-only and return :func:`render_card_page`.
+
+    Raises FileNotFoundError naming the path when the database does not exist, LookupError
+    naming the card when it is not in the database, ValueError for an unknown format.
+    """
+    from pathlib import Path
+
+    path = Path(db_path)
+    if not path.exists():
+        raise FileNotFoundError(f"no database at {path}: build one with `mtg-pipeline refresh`")
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        return render_card_page(con, name, fmt)
+    finally:
+        con.close()
+
+
 def _first_line(text: str | None) -> str:
     return (text or "").split("\n")[0]
 
