@@ -4,7 +4,7 @@ Method — tried in this order; the first method that names exactly one ability 
 a method that finds two or more candidate abilities gives no link (a missing link is
 better than a wrong one):
 
-1. ``quoted``: the ruling quotes text (“…” or "…", at least 3 words) that occurs, after
+1. ``quoted``: the ruling quotes text (“…” or "…", at least 3 words, no ``[placeholder]``) that occurs, after
    normalisation (lower case, the card's name and "this creature/…" → ``~``, "enters the
    battlefield" → "enters", punctuation dropped), in exactly one ability's text.
 2. ``keyword``: the ruling names one of the card's keyword abilities (a keyword line of
@@ -119,7 +119,10 @@ def link_ruling(ruling_id: str, comment: str, card_name: str, abilities: list[di
     # 1. quoted text
     quoted_hits: list[str] = []
     for m in _QUOTE_RE.finditer(comment):
-        q = normalize(m.group(1) or m.group(2), card_name)
+        raw = m.group(1) or m.group(2)
+        if "[" in raw:  # a template such as “as [this creature] enters”, not this card's text
+            continue
+        q = normalize(raw, card_name)
         if len(q.split()) < 3:
             continue
         hits = [aid for aid, t in norm_full.items() if q in t]
