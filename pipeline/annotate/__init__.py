@@ -191,11 +191,15 @@ def annotate(con: duckdb.DuckDBPyConnection, rules_text: str,
     # Ruling → ability links.
     names = {c["oracle_id"]: c.get("name") or "" for c in cards}
     kws = {c["oracle_id"]: list(c.get("keywords") or []) for c in cards}
+    text_cards: dict[str, set[str]] = {}
+    for ruling in rulings:
+        text_cards.setdefault(ruling["comment"] or "", set()).add(ruling["oracle_id"])
     links = []
     for ruling in rulings:
         oid = ruling["oracle_id"]
         link = link_ruling(ruling["ruling_id"], ruling["comment"] or "", names.get(oid, ""),
-                           abilities_by.get(oid, []), kws.get(oid, []))
+                           abilities_by.get(oid, []), kws.get(oid, []),
+                           shared=len(text_cards.get(ruling["comment"] or "", ())) > 1)
         if link:
             links.append((link.ruling_id, link.ability_id, link.method))
     _insert(con, "ruling_abilities", links)

@@ -18,6 +18,11 @@ better than a wrong one):
    fewer dropped, a crude plural/-ed stemming) of the ruling overlap one ability in at
    least 3 words and every other ability in at least 2 fewer.
 
+A ruling whose text is also a ruling of another card is about a mechanic (all Class
+cards share "Each Class starts with only the first of three class abilities…"): it is
+linked only by the ``quoted``, ``keyword`` and ``cost`` methods, never by ``topic`` or
+``words``.
+
 Cards with a single ability line are not linked by default: a ruling about such a card
 may be about its casting, its mana cost or its type rather than its one ability.
 """
@@ -104,11 +109,12 @@ def _unique(candidates: list[str]) -> str | None:
 
 
 def link_ruling(ruling_id: str, comment: str, card_name: str, abilities: list[dict],
-                keywords: list[str] | None = None) -> Link | None:
+                keywords: list[str] | None = None, shared: bool = False) -> Link | None:
     """Return the :class:`Link` of one ruling to one of ``abilities`` or ``None``.
 
     ``abilities``: the card's ability rows as dicts with ``ability_id`` and ``text``.
     ``keywords``: the card's keyword list (``cards.keywords``), may be empty.
+    ``shared``: the same ruling text is a ruling of another card too (see module docstring).
     """
     abilities = [a for a in abilities if (a.get("text") or "").strip() and a.get("text").strip() != "//"]
     if len(abilities) < 2:
@@ -156,6 +162,9 @@ def link_ruling(ruling_id: str, comment: str, card_name: str, abilities: list[di
     found = _unique(cost_hits)
     if found:
         return Link(ruling_id, found, "cost")
+
+    if shared:
+        return None
 
     # 4. topic
     topic_hits: list[str] = []
