@@ -24,6 +24,7 @@ from pipeline.normalize.model import SourceInfo
 from pipeline.parse import GRAMMAR_VERSION
 from pipeline.store.abilities import FaceParser
 from pipeline.store.schema import SCHEMA_VERSION, TABLES, create_tables
+from pipeline.store.views import create_views
 
 Step = Callable[[str, int], Callable[[int], None]]  # (label, total) → tick(n)
 
@@ -147,6 +148,7 @@ def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text
     counts.update(_derive(con))
     if rules_text is not None:
         counts.update(_annotate(con, rules_text))
+    create_views(con)  # SQL views over the ASTs (pipeline/store/views.py), after derive and annotate
     meta = {
         "schema_version": str(SCHEMA_VERSION),
         "grammar_version": GRAMMAR_VERSION,

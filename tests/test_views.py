@@ -1,0 +1,160 @@
+"""The SQL views (pipeline/store/views.py) on the database built from the bundled snapshot:
+real values on real cards, comments on every column, and no error when AST nodes are absent."""
+
+from __future__ import annotations
+
+import atexit
+import shutil
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+import duckdb
+import pytest
+from click.testing import CliRunner
+
+from pipeline.cli import main
+from pipeline.store.views import VIEW_NAMES, VIEWS, create_views
+
+
+@lru_cache(maxsize=1)
+def bundled_database() -> Path:
+    """A database built once per test session from the bundled snapshot, through the CLI
+    (shared by test_views, test_export, test_schema_doc, test_readme_queries, test_notebooks)."""
+    tmp = Path(tempfile.mkdtemp(prefix="mtg-views-"))
+    atexit.register(shutil.rmtree, tmp, True)
+    db = tmp / "cards.duckdb"
+    result = CliRunner().invoke(main, ["refresh", "--source", "bundled", "--db", str(db), "--quiet"])
+    assert result.exit_code == 0, result.output
+    return db
+
+
+def rows(db, sql, params=None):
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(sql, params or []).fetchall()
+    finally:
+        con.close()
+
+
+@pytest.fixture(scope="module")
+def db() -> Path:
+    return bundled_database()
+
+
+def test_every_view_is_created_with_comments(db):
+    views = dict(rows(db, "SELECT view_name, comment FROM duckdb_views() WHERE NOT internal"))
+    for view in VIEWS:
+        assert views[view.name] == view.comment
+        cols = rows(db, "SELECT column_name, comment FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index",
+                    [view.name])
+        assert cols == list(view.columns.items())
+        assert all(comment for _, comment in cols)
+
+
+def test_mana_producers(db):
+    got = {r[0]: r[1:] for r in rows(db, """
+        SELECT name, category, produced_mana, production_kinds, intrinsic, is_land, dependent
+        FROM v_mana_producers WHERE name IN ('Llanowar Elves', 'Birds of Paradise', 'Forest', 'Gemstone Mine',
+                                             'Llanowar Wastes', 'Clone')""")}
+    assert got["Llanowar Elves"] == ("creature", ["G"], ["fixed"], False, False, False)
+    assert got["Birds of Paradise"] == ("creature", ["W", "U", "B", "R", "G"], ["any_color"], False, False, False)
+    # basic land: the intrinsic "{T}: Add {G}" of its land type (CR 305.6)
+    assert got["Forest"] == ("land", ["G"], ["fixed"], True, True, False)
+    assert got["Gemstone Mine"][:2] == ("land", ["W", "U", "B", "R", "G"])
+    assert got["Llanowar Wastes"][1] == ["B", "G", "C"]
+    assert "Clone" not in got  # produces no mana
+    # exactly the cards with a non-empty produced_mana
+    assert rows(db, "SELECT count(*) FROM v_mana_producers") == \
+        rows(db, "SELECT count(*) FROM cards WHERE len(produced_mana) > 0")
+
+
+def test_cost_components_of_real_cards(db):
+    def components(name):
+        return rows(db, """SELECT component, detail, position, cost_owner, granted FROM cost_components
+                           JOIN cards USING (oracle_id) WHERE name = ? ORDER BY ability_id, cost_path, position""",
+                    [name])
+    assert components("Gemstone Mine") == [
+        ("tap", "{T}", 0, "Activated", False),
+        ("remove_counters", "Remove a mining counter from ~", 1, "Activated", False)]
+    assert components("Pili-Pala") == [("mana", "{2}", 0, "Activated", False),
+                                       ("untap", "{Q}", 1, "Activated", False)]
+    # a cost inside an ability the card grants to another object
+    assert [c for c in components("Umbral Mantle") if c[4]] == [("mana", "{3}", 0, "Activated", True),
+                                                                 ("untap", "{Q}", 1, "Activated", True)]
+    assert ("mana", "{0}", 0, "Keyword", False) in components("Umbral Mantle")  # Equip {0}
+    # "Untap a tapped land an opponent controls" is an action, not the {Q} symbol (CR 107.6)
+    assert [c[0] for c in components("Benthic Explorers")] == ["tap", "untap_object"]
+
+
+def test_tap_and_untap_abilities(db):
+    tap = {r[0]: r[1:] for r in rows(db, """SELECT name, text, components, is_mana_ability FROM v_tap_abilities
+                                            WHERE name IN ('Llanowar Elves', 'Benthic Explorers')""")}
+    assert tap["Llanowar Elves"] == ("{T}: Add {G}.", ["tap"], True)
+    assert tap["Benthic Explorers"][1] == ["tap", "untap_object"]
+    untap = {r[0]: r[1:] for r in rows(db, "SELECT name, components, granted FROM v_untap_abilities")}
+    assert untap["Pili-Pala"] == (["mana", "untap"], False)
+    assert untap["Snow Mercy"] == (["tap", "untap", "tap", "untap", "tap"], False)
+    assert untap["Umbral Mantle"] == (["mana", "untap"], True)
+    assert "Benthic Explorers" not in untap
+    # every {Q} row has an UntapCost node in its AST
+    assert rows(db, """SELECT count(*) FROM v_untap_abilities u WHERE NOT EXISTS (SELECT 1 FROM v_ast_nodes n
+                       WHERE n.ability_id = u.ability_id AND n.node = 'UntapCost')""") == [(0,)]
+
+
+def test_copy_effects(db):
+    got = {r[0]: r[1:] for r in rows(db, """
+        SELECT name, copy_kind, optional, copied_object, exceptions, extra_counters FROM copy_effects
+        WHERE name IN ('Clone', 'Altered Ego', 'Twincast', 'Sakashima the Impostor')""")}
+    assert got["Clone"] == ("enter_as_copy", True, "any creature on the battlefield", [], [])
+    assert got["Altered Ego"] == (
+        "enter_as_copy", True, "any creature on the battlefield",
+        [{"kind": "enters_with_counters", "text": "it enters with X additional +1/+1 counters on it"}],
+        [{"counter": "+1/+1", "amount": "X", "is_x": True}])
+    assert got["Twincast"][:3] == ("copy_spell", False, "target instant or sorcery spell")
+    assert [e["kind"] for e in got["Sakashima the Impostor"][3]] == ["name_is"]
+
+
+def test_x_enters_effects(db):
+    got = {r[0]: r[1:] for r in rows(db, """SELECT name, effect_kind, counters, x_in_mana_cost FROM v_x_enters_effects
+                                            WHERE name IN ('Hangarback Walker', 'Altered Ego', 'Chalice of the Void',
+                                                           'Ravenous Gigantotherium', 'Clone')""")}
+    assert got["Hangarback Walker"] == ("enters_with_counters", [{"counter": "+1/+1", "amount": "X", "is_x": True}],
+                                        True)
+    assert got["Chalice of the Void"] == ("enters_with_counters", [{"counter": "charge", "amount": "X", "is_x": True}],
+                                          True)
+    assert got["Altered Ego"][0] == "copy_with_counters"
+    assert got["Ravenous Gigantotherium"] == ("enters_trigger", [], False)
+    assert "Clone" not in got
+
+
+def test_views_tolerate_absent_nodes(db, tmp_path):
+    """Every view answers (no rows, NULLs) when the ASTs lack its nodes or their fields."""
+    copy = tmp_path / "stripped.duckdb"
+    shutil.copy(db, copy)
+    con = duckdb.connect(str(copy))
+    try:
+        # 1. no AST holds any of the nodes the views look for
+        con.execute("""UPDATE abilities SET ast = json_object('node', 'Ability', 'body',
+                       json_object('node', 'Unparsed', 'text', text))""")
+        counts = {name: con.execute(f"SELECT count(*) FROM {name}").fetchall()[0][0] for name in VIEW_NAMES}
+        (abilities,) = con.execute("SELECT count(*) FROM abilities").fetchall()[0]
+        assert counts.pop("v_ast_nodes") == 2 * abilities  # Ability + Unparsed
+        assert counts.pop("v_mana_producers") > 0  # reads cards.produced_mana, not the ASTs
+        assert counts == {name: 0 for name in counts}
+        # 2. the nodes are there but every field except 'node' is missing, or the AST is NULL
+        con.execute("""UPDATE abilities SET ast = CASE ability_index % 3
+            WHEN 0 THEN '{"node": "Ability", "body": {"node": "Activated", "cost": {"node": "Cost"}}}'
+            WHEN 1 THEN '{"node": "Ability", "body": {"node": "Static", "effect": [{"node": "CopyEffect"},
+                         {"node": "EntersWith"}, {"node": "Triggered", "event": null}]}}'
+            ELSE NULL END""")
+        for name in VIEW_NAMES:
+            con.execute(f"SELECT * FROM {name}").fetchall()
+        assert con.execute("SELECT count(*) FROM cost_components").fetchall() == [(0,)]
+        assert con.execute("SELECT DISTINCT copy_kind, optional, copied_object, exceptions, extra_counters "
+                           "FROM copy_effects").fetchall() == [(None, False, None, [], [])]
+        assert con.execute("SELECT count(*) FROM v_x_enters_effects").fetchall() == [(0,)]
+        # 3. create_views itself runs on such a database
+        assert create_views(con) == list(VIEW_NAMES)
+    finally:
+        con.close()
