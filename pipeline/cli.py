@@ -48,7 +48,7 @@ def _progress(quiet: bool):
 
 @main.command()
 @click.option("--source", "sources", multiple=True, default=["bundled"], show_default=True,
-              help="'bundled' (the snapshot in data/), or a path: a Scryfall bulk card or rulings file "
+              help="'bundled' (the snapshot in data/), 'scryfall' (download Scryfall's bulk data), or a path: a Scryfall bulk card or rulings file "
                    "(JSON Lines or JSON array, plain or gzip), an MTGJSON file (AllPrintings, AtomicCards, "
                    "a set file) or a directory of MTGJSON set files. Repeat to combine (e.g. cards + rulings).")
 @click.option("--rules", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
@@ -58,25 +58,71 @@ def _progress(quiet: bool):
 @click.option("--wait", type=float, default=0, show_default=True,
               help="Seconds to wait for another refresh of the same database to finish.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars; print only the one-line summary (for cron).")
-def refresh(sources, rules, db, force, wait, quiet):
+# Download options, used with --source scryfall (see docs/scheduling.md).
+@click.option("--bulk-type", default="oracle_cards", show_default=True, envvar="MTG_PIPELINE_BULK_TYPE",
+              type=click.Choice(["oracle_cards", "default_cards", "all_cards", "unique_artwork", "rulings"]),
+              help="With --source scryfall: the card bulk file to download (the rulings file is fetched too), "
+                   "or 'rulings' alone.")
+@click.option("--rules-url", default="https://media.wizards.com/2026/downloads/MagicCompRules%2020260227.txt",
+              show_default=True, envvar="MTG_PIPELINE_RULES_URL",
+              help="With --source scryfall: Comprehensive Rules .txt to download (at most daily); "
+                   "--rules PATH reads a local file instead; '' for none.")
+@click.option("--api-url", default="https://api.scryfall.com/bulk-data", show_default=True,
+              envvar="MTG_PIPELINE_API_URL", help="With --source scryfall: the bulk-data list (a mirror needs --allow-host).")
+@click.option("--allow-host", "allow_hosts", multiple=True, envvar="MTG_PIPELINE_ALLOW_HOSTS",
+              help="Also download from this host, over https or plain http (a mirror or a test server). "
+                   "Repeatable; the env var takes a space-separated list.")
+@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Download cache (default: $MTG_PIPELINE_CACHE, else the platform cache dir).")
+@click.option("--max-bytes", type=click.IntRange(1), default=8 << 30, show_default=True,
+              envvar="MTG_PIPELINE_MAX_BYTES", help="Refuse a download whose decompressed size exceeds this.")
+@click.option("--retries", type=click.IntRange(0), default=4, show_default=True, envvar="MTG_PIPELINE_RETRIES",
+              help="Retries after a connection error, timeout, HTTP 5xx or 429.")
+@click.option("--backoff", type=click.FloatRange(0), default=2.0, show_default=True, envvar="MTG_PIPELINE_BACKOFF",
+              help="Seconds before the first retry, doubled for each next one (a 429's Retry-After wins).")
+@click.option("--timeout", type=click.FloatRange(0, min_open=True), default=60.0, show_default=True,
+              envvar="MTG_PIPELINE_TIMEOUT", help="Read timeout of a download, seconds (connect timeout: 10 s).")
+def refresh(sources, rules, db, force, wait, quiet, bulk_type, rules_url, api_url, allow_hosts, cache_dir,
+            max_bytes, retries, backoff, timeout):
     """Build or update the database from a source, atomically.
 
-    Exit codes: 0 built or unchanged; 1 bad input or failed build (previous database untouched);
-    75 another refresh holds the lock.
+    `--source scryfall` downloads Scryfall's bulk data (cards + rulings) and the Comprehensive
+    Rules into the cache and does nothing when Scryfall's `updated_at` is that of the last build.
+
+    Exit codes: 0 built or unchanged; 1 bad input, failed download or failed build (previous
+    database untouched); 75 another refresh holds the lock.
     """
     from pipeline.refresh import RefreshLocked, refresh as run_refresh
     from pipeline.sources.errors import SourceError
 
     db_path = resolve_db(db)
+    remote = None
+    if "scryfall" in sources:
+        if len(sources) > 1:
+            raise click.BadParameter("'scryfall' cannot be combined with other sources", param_hint="--source")
+        from pipeline.paths import default_cache_dir
+        from pipeline.sources.http import Fetcher, HttpConfig
+        from pipeline.sources.scryfall_api import ScryfallSource
+
+        config = HttpConfig(retries=retries, backoff=backoff, read_timeout=timeout, max_bytes=max_bytes,
+                            extra_hosts=tuple(h for a in allow_hosts for h in a.replace(",", " ").split()))
+        remote = ScryfallSource(Fetcher(config), cache_dir or default_cache_dir(), bulk_type=bulk_type,
+                                api_url=api_url, rules_path=rules, rules_url=rules_url or None, force=force,
+                                warn=lambda message: click.echo(message, err=True))
+        sources, rules = (), None
     try:
         with _progress(quiet) as step:
-            outcome = run_refresh(list(sources), db_path, rules=rules, force=force, wait=wait, step=step)
+            outcome = run_refresh(list(sources), db_path, rules=rules, force=force, wait=wait, step=step,
+                                  remote=remote)
     except RefreshLocked as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(75)
     except SourceError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
+    finally:
+        if remote is not None:
+            remote.fetcher.close()
     if outcome.status == "unchanged":
         click.echo(f"unchanged: {db_path} already holds source version {outcome.source_version} "
                    f"(run {outcome.run_id}, {outcome.seconds:.1f}s); use --force to rebuild")

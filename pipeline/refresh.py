@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Protocol, Sequence
 
 import filelock
 
@@ -56,13 +56,17 @@ def refresh(
     wait: float = 0,
     step: Callable[[str, int], Callable[[int], None]] | None = None,
     source_label: str | None = None,
+    remote: RemoteSource | None = None,
 ) -> RefreshOutcome:
     """Refresh ``db_path`` from ``sources`` (``["bundled"]`` or paths; see :func:`pipeline.normalize.ingest.collect`).
 
     ``rules``: a Comprehensive Rules text file (default: the bundled one with the bundled source,
     else none). ``wait``: seconds to wait for another refresh's lock (0: fail at once).
-    Raises RefreshLocked when the lock is held, SourceError on bad input (after recording the
-    failed run), and re-raises any other error after recording it.
+    ``remote``: sources to download under the lock (e.g. :class:`pipeline.sources.scryfall_api.ScryfallSource`),
+    read after ``sources`` (normally empty then); its ``version()`` (e.g. the bulk files' ``updated_at``) is the source version,
+    compared with the last successful run *before* anything is downloaded, and its ``label`` the run's source.
+    Raises RefreshLocked when the lock is held, SourceError on bad input or a failed download (after
+    recording the failed run), and re-raises any other error after recording it.
     """
     db_path = Path(db_path)
     paths: list[str | Path] = []
@@ -70,7 +74,7 @@ def refresh(
         paths.append(BUNDLED_CARDS if str(s) == BUNDLED else s)
     if rules is None and any(str(s) == BUNDLED for s in sources):
         rules = BUNDLED_RULES
-    label = source_label or ",".join(str(s) for s in sources)
+    label = source_label or (remote.label if remote is not None else ",".join(str(s) for s in sources))
     lock = filelock.FileLock(str(db_path) + ".lock")
     try:
         lock.acquire(timeout=wait)
@@ -78,29 +82,58 @@ def refresh(
         raise RefreshLocked(f"{db_path}: another refresh is running (lock {lock.lock_file}); "
                             f"retry later or pass --wait SECONDS") from exc
     try:
-        return _refresh_locked(paths, db_path, rules, force, step, label)
+        return _refresh_locked(paths, db_path, rules, force, step, label, remote)
     finally:
         lock.release()
 
 
-def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str) -> RefreshOutcome:
+class RemoteSource(Protocol):
+    """What :func:`refresh` needs of downloaded sources (see pipeline.sources.scryfall_api.ScryfallSource)."""
+
+    label: str
+
+    def version(self) -> str: ...
+
+    def fetch(self, step) -> tuple[list[Path], Path | None]: ...
+
+
+def _same_as(previous: dict | None, source_version: str, label: str) -> bool:
+    """True when the last successful run read the same source version with the same grammar and label."""
+    return bool(previous and previous["source_version"] == source_version
+                and previous["grammar_version"] == GRAMMAR_VERSION and previous["source"] == label)
+
+
+def _unchanged(db_path: Path, run_id: int, started, label: str, source_version: str, previous: dict,
+               t0: float) -> RefreshOutcome:
+    """Record an 'unchanged' run (counts carried over from ``previous``) and return its outcome."""
+    seconds = time.perf_counter() - t0
+    append_run(db_path, RunRecord(run_id, started, now(), label, source_version, "unchanged",
+                                  previous["card_count"], previous["face_count"], previous["ability_count"],
+                                  previous["ruling_count"], 0, GRAMMAR_VERSION, seconds))
+    return RefreshOutcome("unchanged", run_id, source_version, {}, 0, seconds)
+
+
+def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, remote=None) -> RefreshOutcome:
     started = now()
     t0 = time.perf_counter()
     runs = previous_runs(db_path)
     run_id = next_run_id(runs)
     source_version = None
     try:
+        previous = last_ok(runs)
+        remote_version = None
+        if remote is not None:  # decide "unchanged" from the remote version before downloading anything
+            source_version = remote_version = remote.version()
+            if not force and _same_as(previous, remote_version, label):
+                return _unchanged(db_path, run_id, started, label, remote_version, previous, t0)
+            fetched, remote_rules = remote.fetch(step)
+            paths = list(paths) + list(fetched)
+            rules = remote_rules if rules is None else rules
         read_tick = step("read", 0) if step else None
         collection, info = collect(paths, read_tick)
-        source_version = info.version
-        previous = last_ok(runs)
-        if (not force and previous and previous["source_version"] == source_version
-                and previous["grammar_version"] == GRAMMAR_VERSION and previous["source"] == label):
-            seconds = time.perf_counter() - t0
-            append_run(db_path, RunRecord(run_id, started, now(), label, source_version, "unchanged",
-                                          previous["card_count"], previous["face_count"], previous["ability_count"],
-                                          previous["ruling_count"], 0, GRAMMAR_VERSION, seconds))
-            return RefreshOutcome("unchanged", run_id, source_version, {}, 0, seconds)
+        source_version = remote_version or info.version
+        if remote is None and not force and _same_as(previous, source_version, label):
+            return _unchanged(db_path, run_id, started, label, source_version, previous, t0)
         rules_text = read_rules_text(rules) if rules is not None else None
 
         def run_row(counts: dict[str, int], parsed: int) -> tuple:
