@@ -154,7 +154,8 @@ def annotate(con: duckdb.DuckDBPyConnection, rules_text: str,
 
     # Inferred rules.
     kw_index = keyword_rule_index([(r.rule, r.title) for r in cr.rules])
-    granted = [t for t, rule in kw_index.items() if rule.startswith("702.")]
+    granted = frozenset(t for t, rule in kw_index.items() if rule.startswith("702."))
+    titles = frozenset(kw_index)
     by_number = cr.by_number()
     kw_kind = {rule: keyword_ability_kind(by_number.get(f"{rule}a").text if f"{rule}a" in by_number else "")
                for rule in kw_index.values()}
@@ -173,7 +174,7 @@ def annotate(con: duckdb.DuckDBPyConnection, rules_text: str,
     for card in cards:
         oid = card["oracle_id"]
         seen: set[tuple[str, str]] = set()
-        feats = card_features(card, faces_by.get(oid, []), abilities_by.get(oid, []), kw_index.keys(), granted)
+        feats = card_features(card, faces_by.get(oid, []), abilities_by.get(oid, []), titles, granted)
         for feat in list(feats):
             kind = kw_kind.get(kw_index.get(feat.detail.lower(), "")) if feat.name == "keyword" else None
             if kind:  # CR 702.xa says "… is an activated/triggered ability"

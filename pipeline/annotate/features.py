@@ -279,6 +279,12 @@ def keyword_names(text: str) -> list[str]:
     return names
 
 
+def _lowered(names: Iterable[str]) -> frozenset[str]:
+    if isinstance(names, frozenset):  # already prepared by the caller: lower-cased
+        return names
+    return frozenset(n.lower() for n in names)
+
+
 def card_features(card: dict, faces: list[dict], abilities: list[dict],
                   keyword_titles: Iterable[str] = (), granted_titles: Iterable[str] = ()) -> list[Feature]:
     """Return the features of one card, in a stable order, duplicates removed.
@@ -329,8 +335,8 @@ def card_features(card: dict, faces: list[dict], abilities: list[dict],
     keywords = [k for k in (card.get("keywords") or []) if isinstance(k, str)]
     for k in keywords:
         out.append(Feature("keyword", k, None, "keywords"))
-    titles = {t.lower() for t in keyword_titles}
-    granted = frozenset(t.lower() for t in granted_titles)
+    titles = _lowered(keyword_titles)
+    granted = _lowered(granted_titles)
     for ab in abilities:
         try:
             out.extend(_ability_features(type_lines, ab, granted))

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pipeline.annotate.features import split_cost, strip_reminder
 
@@ -71,6 +72,7 @@ class Link:
     method: str
 
 
+@lru_cache(maxsize=65536)
 def normalize(text: str, card_name: str) -> str:
     """Lower-case ``text``, replace the card's name (and each face name, and "this
     creature"-style self references) with ``~``, modernise "enters the battlefield" to
@@ -97,10 +99,11 @@ def _stem(word: str) -> str:
     return word
 
 
-def content_words(text: str, card_name: str) -> set[str]:
+@lru_cache(maxsize=65536)
+def content_words(text: str, card_name: str) -> frozenset[str]:
     """Stemmed content words of ``text`` (see method 5 in the module docstring)."""
     t = normalize(strip_reminder(text), card_name)
-    return {_stem(w) for w in _WORD_RE.findall(t) if w not in STOP_WORDS and len(w) > 2}
+    return frozenset(_stem(w) for w in _WORD_RE.findall(t) if w not in STOP_WORDS and len(w) > 2)
 
 
 def _unique(candidates: list[str]) -> str | None:
