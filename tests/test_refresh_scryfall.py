@@ -312,3 +312,31 @@ def test_scryfall_cannot_be_combined_with_other_sources(tmp_path):
                                        "--db", str(tmp_path / "x.duckdb")])
     assert result.exit_code == 2
     assert "'scryfall' cannot be combined with other sources" in result.stderr
+
+
+def test_rules_download_failure_falls_back_to_the_cached_copy(state):
+    """Wizards' server failing (after the daily cache expired) does not stop the refresh: cached CR, a warning."""
+    mirror, db, cache = state
+    meta_file = cache / "rules" / "MagicCompRules-20260227.txt.meta.json"
+    meta = json.loads(meta_file.read_text())
+    meta["fetched_at"] = "2026-01-01T00:00:00+00:00"
+    meta_file.write_text(json.dumps(meta))
+    mirror.server.clear()
+    mirror.server.expect_request(RULES_PATH).respond_with_handler(status(500))
+    Mirror.__init__(mirror, mirror.server)
+    result = refresh_cli(mirror, db, cache)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("unchanged: ")
+    assert result.stderr.startswith(f"warning: {mirror.rules_url}: HTTP 500 INTERNAL SERVER ERROR (gave up after 3 tries); "
+                                    f"using the cached copy {cache / 'rules' / 'MagicCompRules-20260227.txt'}")
+
+
+def test_progress_bars_without_quiet(state):
+    mirror, db, cache = state
+    mirror.updated["oracle_cards"] = UPDATED_2
+    mirror.faults[mirror.path_of("oracle_cards")] = [close_mid_body(mirror.files["oracle_cards"][0])]
+    args = ["refresh", "--source", "scryfall", "--db", str(db), "--cache-dir", str(cache), "--api-url", mirror.api_url,
+            "--allow-host", "127.0.0.1", "--rules-url", mirror.rules_url, "--backoff", "0.01"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert f"built {db}: {CARDS} cards, " in result.stdout
