@@ -136,10 +136,13 @@ def refresh(sources, rules, db, force, wait, quiet, bulk_type, rules_url, api_ur
 @main.command()
 @click.argument("sql")
 @DB_OPTION
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "parquet"]), default="table",
+              show_default=True, help="Output format; parquet needs --output.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the result to this file instead of printing it (required for parquet).")
 @click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
               help="Bind a named parameter ($NAME in the SQL); never formatted into the SQL text.")
-def query(sql, db, fmt, params):
+def query(sql, db, fmt, params, output):
     """Run SQL against the database (opened read-only) and print the result."""
     from pipeline.serve.query import DatabaseMissing, format_frame, run_query
 
@@ -149,6 +152,9 @@ def query(sql, db, fmt, params):
         if not sep or not name:
             raise click.BadParameter(f"expected NAME=VALUE, got {p!r}", param_hint="--param")
         bound[name] = value
+    if fmt == "parquet":
+        _query_parquet(resolve_db(db), sql, bound, output)
+        return
     try:
         df = run_query(resolve_db(db), sql, bound)
     except DatabaseMissing as exc:
@@ -157,7 +163,96 @@ def query(sql, db, fmt, params):
     except Exception as exc:  # duckdb errors: one line for the user
         click.echo(f"error: {type(exc).__name__}: {str(exc).splitlines()[0]}", err=True)
         sys.exit(1)
-    click.echo(format_frame(df, fmt))
+    _emit(format_frame(df, fmt), output, len(df))
+
+
+def _emit(text: str, output: Path | None, rows: int) -> None:
+    """Print ``text``, or write it to ``output`` (UTF-8) and say so on stderr."""
+    if output is None:
+        click.echo(text)
+        return
+    output.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+    click.echo(f"wrote {rows} rows to {output}", err=True)
+
+
+def _query_parquet(db_path: Path, sql: str, bound: dict, output: Path | None) -> None:
+    """``query --format parquet``: run read-only without external access, write ``output``."""
+    import duckdb
+
+    from pipeline.serve.export import write_query_parquet
+    from pipeline.serve.query import DatabaseMissing
+
+    if output is None:
+        raise click.UsageError("--format parquet needs --output FILE")
+    try:
+        rows = write_query_parquet(db_path, sql, bound, output)
+    except DatabaseMissing as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    except duckdb.Error as exc:
+        click.echo(f"error: {type(exc).__name__}: {str(exc).splitlines()[0]}", err=True)
+        sys.exit(1)
+    click.echo(f"wrote {rows} rows to {output}", err=True)
+
+
+@main.command()
+@click.option("--parquet", "parquet_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Directory for the files, one <name>.parquet per table and view (created if missing).")
+@DB_OPTION
+def export(parquet_dir, db):
+    """Export every public table and view of the database as Parquet.
+
+    Left out: internal tables — parse_cache (the build's memo of parse results by face-text
+    hash). Every file carries key-value metadata: source, source_version, grammar_version,
+    schema_version, exported_at (UTC), relation and relation_kind.
+    """
+    from pipeline.serve.export import export_parquet
+    from pipeline.serve.query import DatabaseMissing
+
+    try:
+        files = export_parquet(resolve_db(db), parquet_dir)
+    except DatabaseMissing as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    for f in files:
+        click.echo(f"{f.path}\t{f.kind}\t{f.rows} rows")
+    click.echo(f"exported {len(files)} tables and views to {parquet_dir}", err=True)
+
+
+@main.command("schema-doc")
+@DB_OPTION
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the Markdown here (docs/schema.md) instead of printing it.")
+@click.option("--fresh", is_flag=True,
+              help="Document a database built now from the bundled snapshot in a temporary directory "
+                   "(what docs/schema.md is made from) instead of --db.")
+def schema_doc(db, output, fresh):
+    """Generate docs/schema.md from a live database: tables, views, columns, types, meanings.
+
+    Regenerate the committed file with `mtg-pipeline schema-doc --fresh --output docs/schema.md`.
+    """
+    import tempfile
+
+    from pipeline.serve.query import DatabaseMissing
+    from pipeline.serve.schema_doc import generate
+
+    try:
+        if fresh:
+            from pipeline.refresh import refresh as run_refresh
+
+            with tempfile.TemporaryDirectory(prefix="mtg-schema-") as tmp:
+                run_refresh(["bundled"], Path(tmp) / "cards.duckdb")
+                text = generate(Path(tmp) / "cards.duckdb")
+        else:
+            text = generate(resolve_db(db))
+    except DatabaseMissing as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+        click.echo(f"wrote {output}", err=True)
 
 
 @main.command()
