@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import lru_cache
 from pathlib import Path
 
 import duckdb
@@ -53,11 +54,28 @@ def _insert(con, table: str, rows: list[tuple]) -> None:
         con.unregister("_rows")
 
 
+@lru_cache(maxsize=2)
+def _collection(sets: tuple[str, ...]):
+    """Read the set files once per test session (the collection is only read afterwards)."""
+    collection, _ = collect([MTGJSON / f"{s}.json.gz" for s in sets])
+    return collection
+
+
+@lru_cache(maxsize=None)
+def _face_records(name: str, type_line: str | None, oracle_text: str) -> tuple[tuple[dict, ...], bool]:
+    class _Face:
+        pass
+    face = _Face()
+    face.name, face.type_line, face.oracle_text = name, type_line, oracle_text
+    records, parsed = _ability_records(face)
+    return tuple(records), parsed
+
+
 def build_card_db(names: set[str], sets=SETS) -> tuple[duckdb.DuckDBPyConnection, bool]:
     """Return (an in-memory database with the named real cards and their rulings,
     whether the grammar stage produced the abilities). Names are full card names
     (``"Bonecrusher Giant // Stomp"``). Raises LookupError naming any card not found."""
-    collection, _ = collect([MTGJSON / f"{s}.json.gz" for s in sets])
+    collection = _collection(tuple(sets))
     cards = [c for c in collection.cards.values() if c.name in names]
     missing = names - {c.name for c in cards}
     if missing:
@@ -75,7 +93,7 @@ def build_card_db(names: set[str], sets=SETS) -> tuple[duckdb.DuckDBPyConnection
     rows, parsed = [], False
     for c in cards:
         for f in c.faces:
-            records, parsed = _ability_records(f)
+            records, parsed = _face_records(f.name, f.type_line, f.oracle_text)
             for i, rec in enumerate(records):
                 ast = json.dumps(rec["ast"], ensure_ascii=False) if rec["ast"] is not None else None
                 rows.append((f"{c.oracle_id}:{f.face_index}:{i}", c.oracle_id, f.face_index, i, rec["text"],
