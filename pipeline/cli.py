@@ -142,9 +142,17 @@ def refresh(sources, rules, db, force, wait, quiet, bulk_type, rules_url, api_ur
               help="Write the result to this file instead of printing it (required for parquet).")
 @click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
               help="Bind a named parameter ($NAME in the SQL); never formatted into the SQL text.")
-def query(sql, db, fmt, params, output):
-    """Run SQL against the database (opened read-only) and print the result."""
-    from pipeline.serve.query import DatabaseMissing, format_frame, run_query
+@click.option("--allow-writes", is_flag=True, help="Open the database read-write (default: read-only).")
+@click.option("--allow-external", is_flag=True,
+              help="Allow reading/writing other files, ATTACH, COPY … TO, EXPORT and extensions (default: refused).")
+def query(sql, db, fmt, params, output, allow_writes, allow_external):
+    """Run SQL against the database and print the result.
+
+    The database is opened read-only with external access disabled: statements that write,
+    ATTACH, COPY … TO, install extensions or read files are refused with a message naming the
+    flag that allows them.
+    """
+    from pipeline.serve.query import DatabaseMissing, QueryRefused, format_frame, run_query
 
     bound = {}
     for p in params:
@@ -156,8 +164,8 @@ def query(sql, db, fmt, params, output):
         _query_parquet(resolve_db(db), sql, bound, output)
         return
     try:
-        df = run_query(resolve_db(db), sql, bound)
-    except DatabaseMissing as exc:
+        df = run_query(resolve_db(db), sql, bound, allow_writes=allow_writes, allow_external=allow_external)
+    except (DatabaseMissing, QueryRefused) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
     except Exception as exc:  # duckdb errors: one line for the user

@@ -1,4 +1,10 @@
-"""Run SQL against the database read-only and format the result (table, csv, json)."""
+"""Run SQL against the database and format the result (table, csv, json).
+
+Queries run on a connection that is read-only and has DuckDB's external access disabled
+(``enable_external_access = false``, configuration locked): statements that write, ``ATTACH``,
+``COPY … TO``, ``EXPORT DATABASE``, ``INSTALL`` and file-reading table functions (``read_csv``,
+``glob``, …) are refused with :class:`QueryRefused` unless the caller allows them explicitly.
+"""
 
 from __future__ import annotations
 
@@ -13,21 +19,56 @@ class DatabaseMissing(Exception):
     """The database file does not exist (run ``mtg-pipeline refresh`` first)."""
 
 
-def connect_read_only(db_path: str | Path) -> duckdb.DuckDBPyConnection:
-    """Open ``db_path`` read-only. Raises DatabaseMissing if the file does not exist."""
+class QueryRefused(Exception):
+    """The statement needs a permission the connection does not grant; the message says which flag allows it."""
+
+
+def connect(db_path: str | Path, *, allow_writes: bool = False, allow_external: bool = False
+            ) -> duckdb.DuckDBPyConnection:
+    """Open ``db_path`` for queries: read-only and without external access unless allowed.
+
+    Raises DatabaseMissing if the file does not exist.
+    """
     db_path = Path(db_path)
     if not db_path.exists():
         raise DatabaseMissing(f"{db_path}: no database here; build one with `mtg-pipeline refresh --db {db_path}`")
-    return duckdb.connect(str(db_path), read_only=True)
+    config = {"autoinstall_known_extensions": False, "autoload_known_extensions": allow_external}
+    if not allow_external:
+        config.update(enable_external_access=False, lock_configuration=True)
+    return duckdb.connect(str(db_path), read_only=not allow_writes, config=config)
 
 
-def run_query(db_path: str | Path, sql: str, params: dict[str, object] | None = None) -> pd.DataFrame:
-    """Execute ``sql`` (with named ``$name`` parameters bound from ``params``) read-only; return a DataFrame."""
-    con = connect_read_only(db_path)
+def connect_read_only(db_path: str | Path) -> duckdb.DuckDBPyConnection:
+    """Open ``db_path`` read-only without external access (see :func:`connect`)."""
+    return connect(db_path)
+
+
+def run_query(db_path: str | Path, sql: str, params: dict[str, object] | None = None, *,
+              allow_writes: bool = False, allow_external: bool = False) -> pd.DataFrame:
+    """Execute ``sql`` with named ``$name`` parameters bound from ``params``; return a DataFrame.
+
+    Raises QueryRefused for a statement the connection's permissions forbid, DatabaseMissing for a
+    missing file, and duckdb.Error for any other SQL error.
+    """
+    con = connect(db_path, allow_writes=allow_writes, allow_external=allow_external)
     try:
-        return con.execute(sql, params or None).df() if params else con.sql(sql).df()
+        result = con.execute(sql, params) if params else con.execute(sql)
+        return result.df() if result.description else pd.DataFrame()
+    except duckdb.PermissionException as exc:
+        raise QueryRefused(f"refused: the statement reads or writes outside the database "
+                           f"(files, ATTACH, COPY, extensions); pass --allow-external to permit it "
+                           f"[{_first_line(exc)}]") from exc
+    except duckdb.InvalidInputException as exc:
+        if "read-only mode" in str(exc):
+            raise QueryRefused(f"refused: the database is opened read-only; pass --allow-writes to modify it "
+                               f"[{_first_line(exc)}]") from exc
+        raise
     finally:
         con.close()
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
 def format_frame(df: pd.DataFrame, fmt: str) -> str:

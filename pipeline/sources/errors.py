@@ -12,7 +12,7 @@ class SourceError(Exception):
 
     def __init__(self, path, reason: str, *, record: str | None = None, field: str | None = None):
         self.path = str(path)
-        self.reason = reason
+        self.reason = " ".join(reason.split())  # one line, whatever the underlying error printed
         self.record = record
         self.field = field
         parts = [self.path]
@@ -20,7 +20,7 @@ class SourceError(Exception):
             parts.append(f"record {record}")
         if field is not None:
             parts.append(f"field {field!r}")
-        super().__init__(": ".join([", ".join(parts), reason]))
+        super().__init__(": ".join([", ".join(parts), self.reason]))
 
 
 def record_label(index: int, obj: dict | None = None) -> str:
