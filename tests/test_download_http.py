@@ -14,6 +14,7 @@ import json
 import re
 import time
 import uuid
+import zlib
 from email.utils import format_datetime
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
@@ -556,3 +557,48 @@ def test_parse_retry_after():
     assert parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT", now=1445412480.0 - 60) == 60.0
     assert parse_retry_after("soon") is None
     assert parse_retry_after(None) is None
+
+
+# --------------------------------------------------------------------------- properties
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from pipeline.sources.http import _GzipDecoder, host_allowed  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(members=st.lists(st.binary(max_size=3000), min_size=1, max_size=3), cut=st.lists(st.integers(1, 500), max_size=8),
+       limit=st.integers(1, 4096))
+def test_gzip_decoder_round_trips_any_chunking(members, cut, limit):
+    """Content-Encoding: gzip bodies decode to the original bytes whatever the chunking, in bounded pieces."""
+    wire = b"".join(gzip.compress(m, mtime=0) for m in members)
+    chunks, pos = [], 0
+    for n in cut:
+        chunks.append(wire[pos:pos + n])
+        pos += n
+    chunks.append(wire[pos:])
+    decoder = _GzipDecoder(limit)
+    out = []
+    for chunk in chunks:
+        for piece in decoder.feed(chunk):
+            assert len(piece) <= limit
+            out.append(piece)
+    out.append(decoder.finish())
+    assert b"".join(out) == b"".join(members)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.binary(min_size=1, max_size=2000), drop=st.integers(1, 12))
+def test_gzip_decoder_rejects_a_truncated_stream(data, drop):
+    wire = gzip.compress(data, mtime=0)
+    decoder = _GzipDecoder(1 << 16)
+    list(decoder.feed(wire[:-drop]))
+    with pytest.raises(zlib.error):
+        decoder.finish()
+
+
+@given(label=st.from_regex(r"[a-z0-9-]{1,12}", fullmatch=True))
+def test_only_scryfall_subdomains_match_the_wildcard(label):
+    assert host_allowed(f"{label}.scryfall.io", SCRYFALL_HOSTS)
+    assert not host_allowed(f"{label}scryfall.io", SCRYFALL_HOSTS)
+    assert not host_allowed(f"scryfall.io.{label}", SCRYFALL_HOSTS)

@@ -24,7 +24,7 @@ from typing import Callable, Sequence
 from pipeline.sources.http import (
     SCRYFALL_HOSTS, DownloadError, Fetcher, Step, check_url, meta_path, read_meta, verify_json_records,
 )
-from pipeline.sources.rules_download import DEFAULT_RULES_URL, RULES_HOSTS, download_rules
+from pipeline.sources.rules_download import DEFAULT_RULES_URL, RULES_HOSTS, download_rules, rules_cache_path
 
 DEFAULT_API_URL = "https://api.scryfall.com/bulk-data"
 API_URL_ENV = "MTG_PIPELINE_API_URL"
@@ -194,8 +194,6 @@ class ScryfallSource:
         try:
             result = download_rules(self.fetcher, self.rules_url, self.cache_dir, force=self.force)
         except DownloadError as exc:
-            from pipeline.sources.rules_download import rules_cache_path
-
             cached = rules_cache_path(self.cache_dir, self.rules_url)
             if read_meta(cached) is None or not cached.exists():
                 raise
