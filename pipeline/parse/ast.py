@@ -277,8 +277,10 @@ class AlternativeCost(Node):
 @dataclass
 class CopyException(Node):
     """One "except …" clause of a copy effect (CR 707.9).
-    kind: is_type ("it's an artifact"/"it's a 1/1 … in addition"), has_ability ("it has
-    …"), not_legendary, name_is, enters_with_counters, other. value: node or text."""
+    kind: is_type ("it's an artifact"/"it's a 1/1 … in addition": value = the type/PT words),
+    has_ability ("it has \"…\"": value = the parsed ability body), has_keyword (value =
+    Keyword list), has_this_ability ("it has this ability"), not_legendary, name_is (value =
+    the name), enters_with_counters (value = CounterSpec), pt, other. text: the wording."""
     kind: str
     value: Any = None
     text: str = ""
@@ -290,7 +292,8 @@ class CopyEffect(Node):
     optional: "You may have …"/"you may copy". count: number of copies (Amount) or None.
     exceptions: CopyException list. counters: extra counters (CounterSpec list, CR 107.3m
     when X). new_targets: "You may choose new targets for the copy". subject: the object
-    that becomes the copy (for becomes_copy/enter_as_copy; ~ for self)."""
+    that becomes the copy (for becomes_copy/enter_as_copy; ~ for self). duration: "until end
+    of turn" etc. for a temporary becomes_copy, else None."""
     mode: str
     original: Node | None
     optional: bool = False
@@ -300,6 +303,7 @@ class CopyEffect(Node):
     new_targets: bool = False
     subject: Node | None = None
     text: str = ""
+    duration: Node | None = None
 
 
 @dataclass

@@ -66,11 +66,36 @@ def parse_effect(text: str) -> list[A.Node]:
         sent = text[s:e]
         core = sent[:-1] if sent.endswith(".") else sent
         node = parse_segment("start_sentence", core)
+        if node is None and "rather than" in core:
+            node = parse_segment("start_altcost", core)
+            node = A.Sentence([node]) if node is not None else None
+        if node is None:
+            node = _partial_sentence(core, sent)
         if node is None:
             out.append(A.Unparsed(sent))
         else:
             out.append(node)
     return _merge_riders(out)
+
+
+_LEADS = re.compile(r"^(if|until|as long as|for each|otherwise|then|at the beginning of|during|when|whenever|instead)\b", re.I)
+
+
+def _partial_sentence(core: str, sent: str) -> A.Node | None:
+    """Keep structure in a sentence the grammar cannot read whole: a leading clause
+    ("If …,", "Until …,", "For each …,") is cut at a top-level comma; the rest is parsed as a
+    sentence and the lead kept as an Unparsed condition (or parsed when possible)."""
+    if not _LEADS.match(core):
+        return None
+    for i in top_level_all(core, ","):
+        rest = core[i + 1:].strip()
+        node = parse_segment("start_sentence", rest)
+        if node is not None:
+            lead = core[:i]
+            cond = parse_segment("start_trigger", lead) if re.match(r"(?i)when|whenever|at\b", lead) else None
+            node.condition = cond if cond is not None else A.Unparsed(lead)
+            return node
+    return None
 
 
 def _merge_riders(nodes: list[A.Node]) -> list[A.Node]:

@@ -241,7 +241,7 @@ class ToAst(Transformer):
 
     for _n in ("target", "another_target", "another", "each", "each_other", "all", "all_other", "a",
                "up_to", "n_target", "that", "the", "other", "those", "enchanted", "equipped", "your",
-               "each_opponents", "target_opponents", "target_players", "an_opponents", "exiled", "num", "any"):
+               "each_opponents", "target_opponents", "target_players", "an_opponents", "exiled", "num", "any", "the_exiled"):
         locals()["q_" + _n] = _q(_n)
     del _n
 
@@ -599,9 +599,15 @@ class ToAst(Transformer):
             objs = _nodes(ch, A.Obj)
             subject = None
             original = objs[-1] if objs else None
+            if optional and mode in ("enter_as_copy", "becomes_copy") and len(objs) >= 3:
+                objs = objs[1:]  # "You may have [subject] enter/become …"
             if mode in ("enter_as_copy", "becomes_copy", "is_copy") and len(objs) >= 2:
                 subject, original = objs[0], objs[1]
+            elif mode in ("copy_spell", "create_token_copy") and optional and len(objs) >= 2:
+                subject, original = objs[0], objs[1]
             excs = [e for c in ch if isinstance(c, list) for e in c if isinstance(e, A.CopyException)]
+            dur = [e for e in excs if e.kind == "duration"]
+            excs = [e for e in excs if e.kind != "duration"]
             cnt = None
             if mode == "create_token_copy":
                 cnt = _first(ch, A.Amount)
@@ -609,7 +615,10 @@ class ToAst(Transformer):
             if times is not None:
                 cnt = times.amount
             counters = [e.value for e in excs if e.kind == "enters_with_counters"]
-            return A.CopyEffect(mode, original, optional, cnt, excs, counters, new_targets, subject, self._t(meta))
+            eff = A.CopyEffect(mode, original, optional, cnt, excs, counters, new_targets, subject, self._t(meta))
+            if dur:
+                eff.duration = dur[0].value
+            return eff
         return f
 
     cp_enter_optional = _copy("enter_as_copy", optional=True)
@@ -649,8 +658,7 @@ class ToAst(Transformer):
         def f(self, meta, ch):
             val = None
             if kind == "is_type":
-                ws = [w for c in ch if isinstance(c, list) for w in c if isinstance(w, str)]
-                val = ws
+                val = [c for c in ch if isinstance(c, str)]
             elif kind == "name_is":
                 val = self._rest_text(ch).rstrip(".")
             elif kind == "has_ability":
@@ -675,7 +683,14 @@ class ToAst(Transformer):
     ce_has_keyword = _ce("has_keyword")
     ce_counters = _ce("enters_with_counters")
     ce_pt = _ce("pt")
-    ce_has_this_ability = _ce("has_ability")
+    ce_has_this_ability = _ce("has_this_ability")
+    ce_has_keyword_this = _ce("has_keyword")
+
+    def copy_duration(self, meta, ch):
+        return [A.CopyException("duration", ch[0], self._t(meta))]
+
+    def copy_tail(self, meta, ch):
+        return ch[0]
 
     # ------------------------------------------------------------------ triggers
     def trigger_word(self, meta, ch):  # pragma: no cover
