@@ -272,3 +272,6 @@ def paths():
     click.echo(f"cache:    {default_cache_dir()}")
 
 main.add_command(__import__("pipeline.serve.cli_mana", fromlist=["check_mana"]).check_mana)  # check-mana (docs/mana.md)
+main.add_command(__import__("pipeline.serve.card_page", fromlist=["card_command"]).card_command)  # card NAME (docs/annotate.md)
+main.add_command(__import__("pipeline.serve.cli_parse", fromlist=["parse_command"]).parse_command)  # parse TEXT (docs/ast.md)
+main.add_command(__import__("pipeline.serve.cli_parse", fromlist=["coverage_command"]).coverage_command)  # coverage (docs/ast.md)

@@ -72,19 +72,32 @@ def _self_names(name: str, type_line: str) -> tuple[str, ...]:
     return tuple(sorted((n for n in out if len(n) > 1), key=len, reverse=True))
 
 
-@lru_cache(maxsize=4096)
-def _name_re(names: tuple[str, ...]) -> re.Pattern | None:
-    if not names:
-        return None
-    alt = "|".join(re.escape(n) for n in names)
-    return re.compile(r"(?<![\w~])(?:" + alt + r")(?![\w])")
+def _replace_name(text: str, name: str) -> str:
+    """Replace whole-word occurrences of ``name`` in ``text`` by "~" (no regex compile per
+    card: names are many, texts short)."""
+    out = []
+    i = 0
+    n = len(name)
+    while True:
+        j = text.find(name, i)
+        if j < 0:
+            out.append(text[i:])
+            return "".join(out)
+        before = text[j - 1] if j else " "
+        after = text[j + n] if j + n < len(text) else " "
+        if not (before.isalnum() or before in "_~") and not (after.isalnum() or after == "_"):
+            out.append(text[i:j])
+            out.append("~")
+        else:
+            out.append(text[i:j + n])
+        i = j + n
 
 
 def normalize_wording(text: str, names: tuple[str, ...] = ()) -> str:
     """Apply step 2 above to already char-normalised ``text``. Never raises."""
-    rx = _name_re(tuple(names))
-    if rx is not None:
-        text = rx.sub("~", text)
+    for name in names:  # longest first (self_names order)
+        if name in text:
+            text = _replace_name(text, name)
     text = _THIS_RE.sub("~", text)
     for pat, rep in _WORDING:
         text = pat.sub(rep, text)
