@@ -28,6 +28,7 @@ in a game, never the set of types a card *could* produce, so it does not narrow 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
@@ -51,6 +52,7 @@ DEPENDENT_KINDS = frozenset({"could_produce", "dependent", "commander_identity"}
 #: Words in an object description that exclude the object the ability is on.
 _EXCLUDES_SELF = frozenset({"other", "another", "enchanted", "equipped", "fortified", "target",
                             "opponent", "opponents", "opponent's", "attached"})
+_TARGET_WORD = re.compile(r"\btarget\b", re.I)   # "target", not "choose new targets" (a copy's)
 _PERMANENT_TYPES = frozenset({"artifact", "creature", "enchantment", "land", "planeswalker", "battle"})
 
 
@@ -425,6 +427,9 @@ def analyze_body(body: Any, kind: str, type_line: str | None = None) -> AbilityM
             q = (node.get("quantifier") or "").lower()
             if q in ("target", "up_to_target") or "target" in [w.lower() for w in node.get("words") or []]:
                 out.has_target = True
+        if where == "own" and nk == "Unparsed" and _TARGET_WORD.search(node.get("text") or ""):
+            # Text the grammar left unread that names a target: CR 605.5a, not a mana ability.
+            out.has_target = True
         if nk == "CreateToken" and where in ("own", "granted"):
             name = (node.get("token_name") or "").lower()
             out.token |= set(PREDEFINED_TOKEN_MANA.get(name, ()))
