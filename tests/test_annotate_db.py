@@ -139,7 +139,7 @@ def test_ruling_links_altered_ego(db):
 def test_ruling_link_methods_are_documented(db):
     con, _ = db
     methods = {m for (m,) in con.execute("SELECT DISTINCT method FROM ruling_abilities").fetchall()}
-    assert methods and methods <= {"quoted", "keyword", "cost", "topic", "words"}
+    assert methods and methods <= {"quoted", "ordinal", "keyword", "cost", "topic", "words"}
 
 
 def test_annotate_is_repeatable(db, cr_text):

@@ -9,9 +9,14 @@ database value escaped with :func:`html.escape`).
 from __future__ import annotations
 
 import html
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
+import click
 import duckdb
+
+from pipeline.paths import DB_ENV, default_db_path
 
 FORMATS = ("text", "md", "html")
 
@@ -140,8 +145,6 @@ def render_card_page_from_path(db_path, name: str, fmt: str = "text") -> str:
     Raises FileNotFoundError naming the path when the database does not exist, LookupError
     naming the card when it is not in the database, ValueError for an unknown format.
     """
-    from pathlib import Path
-
     path = Path(db_path)
     if not path.exists():
         raise FileNotFoundError(f"no database at {path}: build one with `mtg-pipeline refresh`")
@@ -303,3 +306,24 @@ def _html(page: CardPage) -> str:
         parts.append("<p><em>No rulings.</em></p>")
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+@click.command("card")
+@click.argument("name")
+@click.option("--db", "db", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help=f"Database file (default: ${DB_ENV}, else the platform data dir; see `mtg-pipeline paths`).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text for a terminal, md for Markdown, html for one standalone HTML page.")
+def card_command(name: str, db: Path | None, fmt: str) -> None:
+    """Show one card's rules page: the card, its abilities, the Comprehensive Rules that
+    govern it (cited by its rulings or inferred from its abilities) and its rulings.
+
+    NAME is the card's full name or one face's name, in any case. Exit code 1 when the
+    database or the card is missing.
+    """
+    try:
+        page = render_card_page_from_path(db if db is not None else default_db_path(), name, fmt)
+    except (LookupError, FileNotFoundError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    click.echo(page, nl=False)
