@@ -144,3 +144,21 @@ def test_render_from_database_file(con, tmp_path):
     assert render_card_page_from_path(path, "Llanowar Elves", "md").startswith("# Llanowar Elves\n")
     with pytest.raises(FileNotFoundError, match="no database at"):
         render_card_page_from_path(tmp_path / "missing.duckdb", "Llanowar Elves")
+
+
+def test_cli_card_command(con, tmp_path):
+    from click.testing import CliRunner
+
+    from pipeline.cli import main
+
+    path = tmp_path / "cli.duckdb"
+    con.execute(f"ATTACH '{path}' AS g")
+    con.execute("COPY FROM DATABASE memory TO g")
+    con.execute("DETACH g")
+    runner = CliRunner()
+    result = runner.invoke(main, ["card", "llanowar elves", "--db", str(path), "--format", "html"])
+    assert result.exit_code == 0, result.output
+    assert "<h1>Llanowar Elves</h1>" in result.output and '<span class="num">302.6</span>' in result.output
+    result = runner.invoke(main, ["card", "Not A Real Card", "--db", str(path)])
+    assert result.exit_code == 1
+    assert "error: no card named 'Not A Real Card' in the database" in result.output
