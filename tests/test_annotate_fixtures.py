@@ -19,7 +19,7 @@ import duckdb
 import pandas as pd
 
 from pipeline.normalize.ingest import collect
-from pipeline.store.schema import TABLES, create_tables
+from pipeline.store.schema import SCHEMA_VERSION, TABLES, create_tables
 
 CORPUS = Path(__file__).parents[1].parent / "shared" / "corpus"
 MTGJSON = CORPUS / "mtgjson-v5-20220425"
@@ -82,6 +82,7 @@ def build_card_db(names: set[str], sets=SETS) -> tuple[duckdb.DuckDBPyConnection
         raise LookupError(f"cards not in sets {sets}: {sorted(missing)}")
     con = duckdb.connect()
     create_tables(con)
+    con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
     _insert(con, "cards", [(c.oracle_id, c.name, c.layout, c.mana_cost, c.mana_value, c.type_line, c.oracle_text,
                             c.colors, c.color_identity, c.keywords, [], c.source_produced_mana) for c in cards])
     _insert(con, "faces", [(c.oracle_id, f.face_index, f.name, f.mana_cost, f.type_line, f.oracle_text, f.power,
