@@ -102,3 +102,16 @@ def test_every_mapped_rule_exists_in_the_cr():
     mapping = load_mapping()
     rules = {row.rule for rows in mapping.values() for row in rows if not row.rule.startswith("@")}
     assert rules - numbers == set()
+
+
+def test_keyword_lines_without_a_keywords_field():
+    # The 2019 Scryfall file has no `keywords` field: Volcanic Dragon's (M19) keyword line is read instead.
+    from pipeline.annotate.mapping import keyword_rule_index
+    from pipeline.sources.comprehensive_rules import load_comprehensive_rules
+    from tests.test_annotate_fixtures import CR_FILE
+
+    index = keyword_rule_index([(r.rule, r.title) for r in load_comprehensive_rules(CR_FILE).rules])
+    assert index["flying"] == "702.9" and index["haste"] == "702.10" and index["equip"] == "702.6"
+    feats = card_features({"keywords": None}, [{"face_index": 0, "type_line": "Creature — Dragon"}],
+                          [{"ability_id": "v:0:0", "face_index": 0, "text": "Flying, haste"}], frozenset(index))
+    assert {(f.name, f.detail.lower()) for f in feats} == {("keyword", "flying"), ("keyword", "haste")}
