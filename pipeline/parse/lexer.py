@@ -39,7 +39,7 @@ _TOKEN_RE = re.compile(r"""
 _KEEP_S: set[str] = set()  # every "'s"  is split off ("it's" → "it" "'s"); the grammar spells both
 
 #: Order in which word-class terminals are tried (after the exact literal).
-WORD_CLASSES = ("NUMWORD", "COLOR", "CARDTYPE", "SUPERTYPE", "SUBTYPE", "NONTYPE")
+WORD_CLASSES = ("NUMWORD", "COLOR", "CARDTYPE", "SUPERTYPE", "SUBTYPE", "NONTYPE", "CYCLINGWORD", "WALKWORD")
 
 _SYMBOLS = {"{t}": "TAP_SYM", "{q}": "UNTAP_SYM", "{e}": "ENERGY_SYM"}
 

@@ -371,6 +371,9 @@ class ToAst(Transformer):
     def at_for_each(self, meta, ch):
         return A.Amount("for_each", ref=_first(ch, A.Obj), text=self._t(meta))
 
+    def at_for_each_counter(self, meta, ch):
+        return A.Amount("for_each", ref=A.Text(self._t(meta)[len("for each "):]), text=self._t(meta))
+
     def at_equal_to(self, meta, ch):
         a = _first(ch, A.Amount)
         return A.Amount("equal_to", ref=a.ref if a else None, text=self._t(meta))
@@ -842,7 +845,7 @@ class ToAst(Transformer):
             return A.Action("activate_only", extra={"restriction": name, **({"condition": A.Unparsed(rest)} if rest else {})}, text=self._t(meta))
         return f
 
-    for _n in ("sorcery", "once", "your_turn", "upkeep", "combat", "if", "sorcery_once", "before", "limit"):
+    for _n in ("instant", "sorcery", "once", "your_turn", "upkeep", "combat", "if", "sorcery_once", "before", "limit"):
         locals()["ar_" + _n] = _ar(_n)
     del _n
 

@@ -1,0 +1,120 @@
+"""Parser over the MTGJSON 2022 corpus (marked ``corpus``): every ability line gets a kind, and
+the structured fractions stay at or above the floors below.
+
+Faces are deduplicated by (Scryfall oracle id, face name): 24,189 unique faces. The issue's
+targets (≥ 99.5 % of mana abilities and copy effects, ≥ 99 % of activated-ability costs fully
+structured) are not all reached yet: FLOORS holds what the grammar reaches now (a ratchet —
+raise them as the grammar grows; docs/ast.md § Coverage has the measured figures).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from pipeline.parse import ABILITY_KINDS, parse_face
+from pipeline.parse import ast as A
+
+CORPUS = Path(__file__).parents[1].parent / "shared" / "corpus"
+MTGJSON = CORPUS / "mtgjson-v5-20220425"
+
+FLOORS = {
+    "cost_structured": 0.98,      # issue target 0.99
+    "mana_ability_fully": 0.94,   # issue target 0.995
+    "add_mana_nodes": 0.90,       # AddMana nodes without Unparsed / sentences mentioning "add … mana"
+    "copy_nodes": 0.60,           # issue target 0.995
+    "faces_fully": 0.38,          # peer phase.rs: 0.929
+}
+
+
+@lru_cache(maxsize=1)
+def unique_faces() -> list[dict]:
+    """Unique faces of the MTGJSON corpus: {oracle_id, name, type_line, oracle_text}."""
+    seen = {}
+    for path in sorted(MTGJSON.glob("*.json.gz")):
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            data = json.load(fh)["data"]
+        for c in data.get("cards", []):
+            oid = c.get("identifiers", {}).get("scryfallOracleId")
+            name = c.get("faceName") or c["name"]
+            if (oid, name) not in seen:
+                seen[(oid, name)] = {"oracle_id": oid, "name": name, "type_line": c.get("type", ""),
+                                     "oracle_text": c.get("text", "")}
+    return list(seen.values())
+
+
+@lru_cache(maxsize=1)
+def parsed():
+    return [(f, parse_face(f["oracle_text"], name=f["name"], type_line=f["type_line"])) for f in unique_faces()]
+
+
+def _has_unparsed(node) -> bool:
+    return any(isinstance(n, A.Unparsed) for n in node.walk())
+
+
+pytestmark = pytest.mark.corpus
+
+
+def test_unique_face_count():
+    assert 24000 <= len(unique_faces()) <= 24500
+
+
+def test_every_line_has_a_kind():
+    for f, abilities in parsed():
+        for a in abilities:
+            assert a.kind in ABILITY_KINDS, (f["name"], a.text)
+
+
+def test_activated_costs_structured():
+    act = [a for _, r in parsed() for a in r if a.kind == "activated"]
+    ok = sum(not _has_unparsed(a.body.cost) for a in act)
+    assert ok / len(act) >= FLOORS["cost_structured"]
+
+
+def test_mana_abilities_structured():
+    ma = [a for _, r in parsed() for a in r if a.is_mana_ability]
+    assert len(ma) > 1300
+    assert sum(a.fully_parsed for a in ma) / len(ma) >= FLOORS["mana_ability_fully"]
+
+
+def _family(cls, rx):
+    ok = bad = 0
+    for _, r in parsed():
+        for a in r:
+            if isinstance(a.body, A.KeywordLine):
+                continue
+            for n in a.body.walk():
+                if isinstance(n, cls):
+                    bad += _has_unparsed(n)
+                    ok += not _has_unparsed(n)
+                elif isinstance(n, A.Unparsed) and re.search(rx, n.text, re.I):
+                    bad += 1
+    return ok / (ok + bad)
+
+
+def test_add_mana_structured():
+    assert _family(A.AddMana, r"\b(add|adds)\b[^.]*(\{|mana)") >= FLOORS["add_mana_nodes"]
+
+
+def test_copy_effects_structured():
+    assert _family(A.CopyEffect, r"\b(copy of|copies of|copy (target|it|that|the|~|this|each)|as a copy)\b") >= FLOORS["copy_nodes"]
+
+
+def test_faces_fully_parsed():
+    res = parsed()
+    assert sum(all(a.fully_parsed for a in r) for _, r in res) / len(res) >= FLOORS["faces_fully"]
+
+
+def test_golden_inputs_are_corpus_text():
+    """The golden files' inputs are the corpus text verbatim (never invented)."""
+    by_name = {}
+    for f in unique_faces():
+        by_name.setdefault(f["name"], []).append(f)
+    for p in sorted((Path(__file__).parent / "golden" / "parse").glob("*.json")):
+        rec = json.loads(p.read_text(encoding="utf-8"))
+        assert any(f["oracle_text"] == rec["oracle_text"] for f in by_name[rec["name"]]), p.name
