@@ -4,11 +4,13 @@
 creates every view of :data:`VIEWS` with a comment on the view and on each of its columns
 (``COMMENT ON``; docs/schema.md is generated from them).
 
-Every view reads the AST JSON through :data:`v_ast_nodes` (one row per AST node, found by
-walking the JSON with DuckDB's ``json_tree``) and DuckDB's JSON operators (``->``, ``->>``,
-``json_extract``, ``json_transform``). A node or field the grammar does not (yet) produce
-gives no rows or NULL values, never an error: the views only filter on the ``node`` name and
-read fields by name.
+Every view finds AST nodes by walking the JSON with DuckDB's ``json_tree`` (``v_ast_nodes``
+shows that walk: one row per node) and reads them with DuckDB's JSON operators (``->``,
+``->>``, ``json_extract``, ``json_transform``). A node or field the grammar does not (yet)
+produce gives no rows or NULL values, never an error: the views only filter on the ``node``
+name and read fields by name. Walking every AST is the expensive part, so each view walks only
+the abilities whose AST text mentions the node names it needs (a superset: the walk still
+checks the ``node`` field).
 """
 
 from __future__ import annotations
@@ -43,6 +45,58 @@ def _is_x(expr: str) -> str:
     return f"coalesce({expr}->>'kind' = 'x' OR {expr}->>'variable' = 'X', false)"
 
 
+def _walk(prefilter: str, condition: str) -> str:
+    """A subquery with v_ast_nodes' columns (minus ``field``): the AST nodes matching ``condition``
+    (on ``t``, a json_tree row) of the abilities ``a`` matching ``prefilter``."""
+    return f"""(
+    SELECT a.ability_id, a.oracle_id, a.face_index, a.ability_index, a.kind AS ability_kind,
+           t.fullkey AS path, t.value->>'node' AS node, t.value AS json
+    FROM abilities a, json_tree(a.ast) t
+    WHERE ({prefilter}) AND t.type = 'OBJECT' AND ({condition}))"""
+
+
+def _mentions(*words: str) -> str:
+    """The ability's AST text contains one of ``words`` as a JSON string (e.g. a node name)."""
+    return " OR ".join(f"""contains(a.ast::VARCHAR, '"{w}"')""" for w in words)
+
+
+def _nodes(*names: str) -> str:
+    """:func:`_walk` for the nodes named ``names``."""
+    return _walk(_mentions(*names), "(t.value->>'node') IN (" + ", ".join(f"'{n}'" for n in names) + ")")
+
+
+def _cost_components(*mentions: str) -> str:
+    """The SELECT of cost_components, over the abilities whose AST text mentions one of ``mentions``."""
+    return f"""
+SELECT n.ability_id,
+       CASE c.value->>'node'
+           WHEN 'ManaCost' THEN 'mana' WHEN 'TapCost' THEN 'tap' WHEN 'UntapCost' THEN 'untap'
+           WHEN 'EnergyCost' THEN 'energy' WHEN 'LoyaltyCost' THEN 'loyalty'
+           -- "Tap/Untap an untapped creature you control" (CR 118.3) is not {{T}}/{{Q}}
+           WHEN 'ActionCost' THEN CASE c.value->>'action' WHEN 'tap' THEN 'tap_object' WHEN 'untap' THEN 'untap_object'
+                                  ELSE coalesce(c.value->>'action', 'action') END
+           WHEN 'Unparsed' THEN 'unparsed'
+           ELSE lower(c.value->>'node') END AS component,
+       CASE c.value->>'node'
+           WHEN 'ManaCost' THEN array_to_string(json_extract_string(c.value, '$.symbols[*].raw'), '')
+           WHEN 'TapCost' THEN '{{T}}' WHEN 'UntapCost' THEN '{{Q}}'
+           WHEN 'EnergyCost' THEN repeat('{{E}}', coalesce(TRY_CAST(c.value->>'amount' AS INTEGER), 1))
+           WHEN 'LoyaltyCost' THEN coalesce(c.value->>'sign', '')
+                || coalesce(c.value->'amount'->>'variable', c.value->'amount'->>'value', c.value->'amount'->>'text', '')
+           ELSE coalesce(nullif(c.value->>'text', ''), c.value->'obj'->>'text', '') END AS detail,
+       n.oracle_id,
+       CAST(c.key AS INTEGER) AS position,
+       n.node AS cost_owner,
+       n.path || '.cost' AS cost_path,
+       n.json->'cost'->>'text' AS cost_text,
+       regexp_matches(regexp_replace(n.path, '^\\$\\.body\\.abilities\\[[0-9]+\\]', ''),
+                      '\\.(abilities|exceptions)\\[[0-9]+\\]') AS granted,
+       c.value AS json
+FROM {_walk(_mentions(*mentions), "(t.value->'cost'->>'node') IS NOT NULL")} n,
+     json_each(CASE WHEN n.json->'cost'->>'node' = 'Cost' THEN n.json->'cost'->'components'
+                    ELSE json_array(n.json->'cost') END) c"""
+
+
 _COUNTER_STRUCT = ("{{'counter': {e}->>'counter', 'amount': " + _amount("{e}->'amount'")
                    + ", 'is_x': " + _is_x("{e}->'amount'") + "}}")
 
@@ -75,8 +129,8 @@ _CATEGORY = """CASE
 VIEWS: list[View] = [
     View(
         "v_ast_nodes",
-        "Every node of every ability AST (abilities.ast, docs/ast.md), one row each, found by walking the JSON; "
-        "the base of the other AST views.",
+        "Every node of every ability AST (abilities.ast, docs/ast.md), one row each, found by walking the JSON "
+        "(json_tree), as the other AST views do.",
         """
 SELECT a.ability_id, a.oracle_id, a.face_index, a.ability_index, a.kind AS ability_kind,
        t.fullkey AS path,
@@ -152,35 +206,7 @@ WHERE len(c.produced_mana) > 0""",
         "cost_components",
         "One row per component of every cost in every ability AST (activated and loyalty abilities, keyword "
         "costs, additional and alternative costs, class levels, granted abilities), in printed order (CR 118, 602.1).",
-        """
-SELECT n.ability_id,
-       CASE c.value->>'node'
-           WHEN 'ManaCost' THEN 'mana' WHEN 'TapCost' THEN 'tap' WHEN 'UntapCost' THEN 'untap'
-           WHEN 'EnergyCost' THEN 'energy' WHEN 'LoyaltyCost' THEN 'loyalty'
-           -- "Tap/Untap an untapped creature you control" (CR 118.3) is not {T}/{Q}
-           WHEN 'ActionCost' THEN CASE c.value->>'action' WHEN 'tap' THEN 'tap_object' WHEN 'untap' THEN 'untap_object'
-                                  ELSE coalesce(c.value->>'action', 'action') END
-           WHEN 'Unparsed' THEN 'unparsed'
-           ELSE lower(c.value->>'node') END AS component,
-       CASE c.value->>'node'
-           WHEN 'ManaCost' THEN array_to_string(json_extract_string(c.value, '$.symbols[*].raw'), '')
-           WHEN 'TapCost' THEN '{T}' WHEN 'UntapCost' THEN '{Q}'
-           WHEN 'EnergyCost' THEN repeat('{E}', coalesce(TRY_CAST(c.value->>'amount' AS INTEGER), 1))
-           WHEN 'LoyaltyCost' THEN coalesce(c.value->>'sign', '')
-                || coalesce(c.value->'amount'->>'variable', c.value->'amount'->>'value', c.value->'amount'->>'text', '')
-           ELSE coalesce(nullif(c.value->>'text', ''), c.value->'obj'->>'text', '') END AS detail,
-       n.oracle_id,
-       CAST(c.key AS INTEGER) AS position,
-       n.node AS cost_owner,
-       n.path || '.cost' AS cost_path,
-       n.json->'cost'->>'text' AS cost_text,
-       regexp_matches(regexp_replace(n.path, '^\\$\\.body\\.abilities\\[[0-9]+\\]', ''),
-                      '\\.(abilities|exceptions)\\[[0-9]+\\]') AS granted,
-       c.value AS json
-FROM v_ast_nodes n,
-     json_each(CASE WHEN n.json->'cost'->>'node' = 'Cost' THEN n.json->'cost'->'components'
-                    ELSE json_array(n.json->'cost') END) c
-WHERE (n.json->'cost'->>'node') IS NOT NULL""",
+        _cost_components("cost"),
         {
             "ability_id": "The ability line whose AST holds the cost (abilities.ability_id).",
             "component": "What the component is: mana, tap ({T}, CR 107.5), untap ({Q}, CR 107.6), energy, loyalty (CR 606.4), "
@@ -200,18 +226,18 @@ WHERE (n.json->'cost'->>'node') IS NOT NULL""",
 ]
 
 
-def _cost_symbol_view(name: str, component: str, symbol: str, rule: str) -> View:
+def _cost_symbol_view(name: str, component: str, node: str, symbol: str, rule: str) -> View:
     return View(
         name,
         f"Abilities with {symbol} in a cost ({rule}): one row per (ability, cost containing {symbol}), with the "
-        f"cost's components; built on cost_components.",
+        f"cost's components (as in cost_components).",
         f"""
 SELECT a.ability_id, a.oracle_id, c.name, a.face_index, a.text, a.kind, a.is_mana_ability,
        k.cost_owner, k.cost_text, k.components, k.granted
 FROM (
     SELECT ability_id, cost_path, any_value(cost_owner) AS cost_owner, any_value(cost_text) AS cost_text,
            list(component ORDER BY position) AS components, bool_or(granted) AS granted
-    FROM cost_components GROUP BY ability_id, cost_path
+    FROM ({_cost_components(node)}) GROUP BY ability_id, cost_path
     HAVING list_contains(list(component), '{component}')
 ) k
 JOIN abilities a USING (ability_id)
@@ -233,8 +259,8 @@ JOIN cards c USING (oracle_id)""",
 
 
 VIEWS += [
-    _cost_symbol_view("v_tap_abilities", "tap", "{T}", "the tap symbol, CR 107.5"),
-    _cost_symbol_view("v_untap_abilities", "untap", "{Q}", "the untap symbol, CR 107.6"),
+    _cost_symbol_view("v_tap_abilities", "tap", "TapCost", "{T}", "the tap symbol, CR 107.5"),
+    _cost_symbol_view("v_untap_abilities", "untap", "UntapCost", "{Q}", "the untap symbol, CR 107.6"),
     View(
         "copy_effects",
         "One row per copy effect (CR 707) in any ability AST, with what is copied, its exceptions (CR 707.9) "
@@ -252,10 +278,9 @@ SELECT n.ability_id, n.oracle_id,
        coalesce(TRY_CAST(n.json->>'new_targets' AS BOOLEAN), false) AS new_targets,
        a.text,
        n.path
-FROM v_ast_nodes n
+FROM {_nodes("CopyEffect")} n
 JOIN abilities a USING (ability_id)
-JOIN cards c ON c.oracle_id = n.oracle_id
-WHERE n.node = 'CopyEffect'""",
+JOIN cards c ON c.oracle_id = n.oracle_id""",
         {
             "ability_id": "The ability (abilities.ability_id).",
             "oracle_id": "The card (cards.oracle_id).",
@@ -284,21 +309,19 @@ WITH hits AS (
     SELECT n.ability_id, n.oracle_id, 'enters_with_counters' AS effect_kind, n.path,
            list_transform(coalesce(json_extract(n.json, '$.counters[*]'), []),
                           lambda s: {_COUNTER_STRUCT.format(e='s')}) AS counters
-    FROM v_ast_nodes n
-    WHERE n.node = 'EntersWith'
-      AND len(list_filter(coalesce(json_extract(n.json, '$.counters[*].amount'), []),
+    FROM {_nodes("EntersWith")} n
+    WHERE len(list_filter(coalesce(json_extract(n.json, '$.counters[*].amount'), []),
                           lambda m: {_is_x('m')})) > 0
     UNION ALL
     -- copy effects whose copy enters with X additional counters (CR 707.9, 107.3m)
     SELECT n.ability_id, n.oracle_id, 'copy_with_counters', n.path, {_COPY_COUNTERS}
-    FROM v_ast_nodes n
-    WHERE n.node = 'CopyEffect'
+    FROM {_nodes("CopyEffect")} n
     UNION ALL
     -- "When ~ enters, … X …" (CR 603.6a); X means the value chosen on casting (CR 107.3m)
     SELECT n.ability_id, n.oracle_id, 'enters_trigger', n.path, []
-    FROM v_ast_nodes n
-    WHERE n.node = 'Triggered'
-      AND regexp_matches(lower(coalesce(n.json->'event'->>'node', '') || ' ' || coalesce(n.json->'event'->>'verb', '')
+    FROM {_walk("(" + _mentions("Triggered") + ") AND (" + _mentions("x", "X") + ")",
+                "(t.value->>'node') = 'Triggered'")} n
+    WHERE regexp_matches(lower(coalesce(n.json->'event'->>'node', '') || ' ' || coalesce(n.json->'event'->>'verb', '')
                                || ' ' || coalesce(n.json->'event'->>'kind', '') || ' ' || coalesce(n.json->'event'->>'text', '')),
                          '\\benters?\\b')
       AND (json_contains(n.json->'effect', '{{"node": "Amount", "kind": "x"}}')
@@ -314,7 +337,7 @@ JOIN cards c ON c.oracle_id = h.oracle_id
 LEFT JOIN (
     SELECT ability_id, first(coalesce(nullif(json->'definition'->>'text', ''), json->'definition'->>'node')
                               ORDER BY path) AS x_definition
-    FROM v_ast_nodes WHERE node = 'WhereX' GROUP BY ability_id
+    FROM {_nodes("WhereX")} GROUP BY ability_id
 ) w USING (ability_id)
 WHERE h.effect_kind <> 'copy_with_counters' OR len(list_filter(h.counters, lambda s: s.is_x)) > 0""",
         {
