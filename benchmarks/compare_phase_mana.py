@@ -212,6 +212,7 @@ def ours_fresh(records: dict[str, list[dict]]) -> dict[str, dict]:
 #: Disagreement categories, most specific first.
 CATEGORIES = {
     "ours_unparsed": "our grammar leaves a line that adds mana unparsed",
+    "ours_unstructured": "our AST keeps an 'Add …' only as wording (production kind 'other')",
     "phase_unimplemented": "phase leaves a clause that adds mana Unimplemented",
     "self_grant": "a granted ability reaches the card itself ('Creatures you control have …' on a creature): "
                   "ours counts it as the card's own, phase as granted only",
@@ -229,6 +230,8 @@ def categorize(o: dict, p: dict) -> str:
     missing, extra = theirs - ours, ours - theirs
     if missing and o["unparsed"]:
         return "ours_unparsed"
+    if "other" in o["kinds"]:
+        return "ours_unstructured"
     if extra and p["unimplemented"]:
         return "phase_unimplemented"
     if extra and o["self_granted"] and extra <= p["granted"]:
@@ -301,6 +304,7 @@ def main(argv=None) -> int:
         for side, s in (("ours", o), ("phase", p)):
             counts[f"{side}_token"] += bool(s["token"])
             counts[f"{side}_granted"] += bool(s["granted"])
+        counts["either_produces"] += bool(o["produced"] or p["own"])
         if o["produced"] == p["own"]:
             agree += 1
             continue
@@ -308,6 +312,7 @@ def main(argv=None) -> int:
         by_cat[cat].append({"oracle_id": oid, "name": o["name"], "ours": sort_types(o["produced"]),
                             "phase": sort_types(p["own"]), "ours_kinds": sorted(k for k in o["kinds"] if k),
                             "phase_kinds": sorted(k for k in p["kinds"] if k),
+                            "ours_unparsed": o["unparsed"], "phase_unimplemented": p["unimplemented"],
                             "text": " // ".join(f.get("text") or "" for f in faces)})
     t2 = time.perf_counter()
     if args.phase_cache:
@@ -319,10 +324,10 @@ def main(argv=None) -> int:
     print(f"cards producing mana: ours {counts['ours_produces']}, phase {counts['phase_produces']}; "
           f"token mana: ours {counts['ours_token']}, phase {counts['phase_token']}; "
           f"granted: ours {counts['ours_granted']}, phase {counts['phase_granted']}")
-    producing = sum(1 for oid in records if oid in ours and (ours[oid]["produced"]))
-    print(f"agreement: {agree}/{compared} = {agree / max(compared, 1):.2%} of all cards; "
-          f"disagreements {compared - agree} (cards where either side produces mana: "
-          f"{max(producing, counts['phase_produces'])}+)")
+    mana_cards = counts["either_produces"]
+    mana_agree = mana_cards - (compared - agree)
+    print(f"agreement: {agree}/{compared} = {agree / max(compared, 1):.2%} of all cards; on the {mana_cards} cards "
+          f"where either side produces mana: {mana_agree}/{mana_cards} = {mana_agree / max(mana_cards, 1):.2%}")
     if unknown:
         print(f"phase produced.type values not mapped: {dict(unknown)}")
     for cat, items in sorted(by_cat.items(), key=lambda kv: -len(kv[1])):
@@ -330,6 +335,9 @@ def main(argv=None) -> int:
         for it in items[:args.examples]:
             print(f"  {it['name']}: ours {''.join(it['ours']) or '-'} {it['ours_kinds']}, "
                   f"phase {''.join(it['phase']) or '-'} {it['phase_kinds']}")
+            for line in (it["ours_unparsed"] if cat == "ours_unparsed" else
+                         it["phase_unimplemented"] if cat == "phase_unimplemented" else []):
+                print(f"      unparsed: {line}")
     if errors:
         print(f"\nphase errors: {len(errors)}, e.g. {list(errors.items())[:3]}")
     if args.json:

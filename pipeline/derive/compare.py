@@ -14,6 +14,7 @@ from pipeline.derive.mana import sort_types
 #: Reason categories, most specific first (docs/mana.md § Disagreements).
 CATEGORIES = {
     "unparsed_mana_line": "an ability that mentions adding mana is not (fully) parsed by our grammar",
+    "unstructured_production": "an 'Add …' the AST keeps only as wording (production kind 'other')",
     "granted_mana": "the reference counts mana the card grants to other objects (ours: granted_produced_mana)",
     "token_mana": "the reference counts mana of tokens the card creates (ours: token_produced_mana)",
     "colorless_breadth": "the sets differ only in C on an 'any type'/'could produce'/dependent ability (CR 106.7)",
@@ -68,6 +69,8 @@ def classify(card: CardView, reference: list[str]) -> str | None:
     missing, extra = ref - ours, ours - ref          # missing: reference has, we don't
     if card.unparsed_mana_lines and missing:
         return "unparsed_mana_line"
+    if "other" in card.kinds:
+        return "unstructured_production"
     if missing and missing <= set(card.granted):
         return "granted_mana"
     if missing and missing <= set(card.token):

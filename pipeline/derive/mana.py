@@ -371,14 +371,17 @@ def production_of(add: dict) -> Production:
 
 def _event_is_mana(event: Any) -> bool:
     """CR 605.1b / 106.12a: does a trigger event fire from a mana ability / mana being added?
-    Reads the event node's verb ("event:tapped_for_mana") and its kept wording."""
+    Reads the event node's verb ("event:tapped_for_mana") and its kept wording: "… tapped for
+    mana", "… taps … for mana", "… mana ability", "… causes you to add … mana"."""
     parts = []
     for n in _nodes(event):
         for key in ("verb", "text"):
             if isinstance(n.get(key), str):
                 parts.append(n[key].lower())
     joined = " ".join(parts)
-    return "for_mana" in joined or "for mana" in joined or "mana ability" in joined
+    words = set(joined.replace(",", " ").split())
+    adds_mana = bool(words & {"add", "adds"}) and "mana" in words   # "causes you to add … mana"
+    return "for_mana" in joined or "for mana" in joined or "mana ability" in joined or adds_mana
 
 
 def analyze_ability(ability: dict, type_line: str | None = None) -> AbilityMana:
