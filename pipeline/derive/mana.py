@@ -206,6 +206,10 @@ def _is_pronoun_subject(subject: dict | None) -> bool:
         return False
     q = (subject.get("quantifier") or "").lower()
     text = (subject.get("text") or "").lower().strip()
+    if subject.get("node") == "Obj" and not text and not subject.get("words") and not q:
+        # The parser leaves the subject of "It has '…'" / "They have '…'" empty; in an ability
+        # that creates a token such a grant is read as being about that token (reported gap).
+        return True
     return q in ("it", "they", "those", "that", "them") or text in ("it", "they", "them", "those tokens", "that token", "the tokens", "the token")
 
 
