@@ -1,0 +1,627 @@
+"""mtg-pipeline benchmarks (issue 8): one command, one results table.
+
+Usage (from the repository root)::
+
+    /tmp/venv/bin/python benchmarks/run.py            # full run, writes the table into benchmarks/README.md
+    /tmp/venv/bin/python benchmarks/run.py --quick    # smaller inputs, prints only (a few minutes)
+
+Measures, on the real corpus beside the clone (``../shared/corpus``):
+
+1. grammar construction: seconds to build the Lark LALR parser in a fresh process (twice: a
+   second start shows whether a grammar cache helps);
+2. parse throughput over every unique card face of the MTGJSON corpus — ours
+   (:func:`pipeline.store.abilities.parse_face_records`, i.e. parse + AST JSON, what a refresh
+   does per face) and phase.rs's (``phase.build_oracle_face[_multi]``, PyPI ``phase-python``)
+   on the same MTGJSON records, interleaved chunk by chunk in the same process; faces/s,
+   ability lines/s, their ratio, and each side's fully-parsed face fraction;
+3. refreshes, each in a subprocess (``python -m pipeline refresh … --quiet``), wall time and
+   peak RSS (``os.wait4`` rusage of that child): full MTGJSON corpus, unchanged, 1 % of oracle
+   texts changed (cache from the existing database), full Scryfall 2019;
+4. scale: a ≥ 2 GiB (uncompressed) gzipped JSON Lines file in the Scryfall ``all_cards`` shape,
+   made from the real 2019 records with fresh uuid4 ``id``/``oracle_id``, streamed with
+   ``iter_json_records`` and ``read_scryfall_cards`` in subprocesses; records/s, MB/s, peak RSS.
+   The file is deleted afterwards.
+5. (full run) a cProfile of one cold MTGJSON refresh, summarised by stage
+   (benchmarks/profile_refresh.py).
+
+The full run writes ``benchmarks/results.json`` and the table between the ``results`` markers in
+``benchmarks/README.md``. Absolute figures are noisy on a shared 2-core machine; the parse ratio
+is measured interleaved so that both sides see the same load. No figure here is asserted
+anywhere: the targets are printed beside the measurements.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import platform
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+CORPUS = ROOT.parent / "shared" / "corpus"
+MTGJSON_DIR = CORPUS / "mtgjson-v5-20220425"
+SCRYFALL_2019 = CORPUS / "scryfall-2019" / "cards-2019.json.gz"
+RULES = CORPUS / "comprehensive-rules" / "MagicCompRules-20260227.txt"
+README = ROOT / "benchmarks" / "README.md"
+RESULTS_JSON = ROOT / "benchmarks" / "results.json"
+START, END = "<!-- results:start -->", "<!-- results:end -->"
+
+TARGETS = {
+    "parse_ratio": 2.0,          # ours / phase faces per second, ≥
+    "refresh_full_s": 30.0,      # ≤
+    "refresh_unchanged_s": 3.0,  # ≤
+    "refresh_1pct_s": 5.0,       # ≤
+    "refresh_rss_mb": 1024.0,    # ≤ (MTGJSON corpus refresh)
+    "stream_rss_mb": 1536.0,     # ≤ (2 GB stream)
+}
+GiB = 1 << 30
+MB = 1e6
+
+
+def log(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# subprocess measurement
+
+
+#: The code under test: a copy of pipeline/, grammar/, data/ and benchmarks/ taken when the run
+#: starts (see snapshot()), so that edits made to the working tree during a run cannot change the
+#: grammar version (and hence the parse cache) between its measurements.
+SRC = ROOT
+
+
+def snapshot(work: Path) -> Path:
+    """Copy the code and data a refresh needs into ``work/src``; return that directory."""
+    src = work / "src"
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in ("pipeline", "grammar", "data", "benchmarks"):
+        shutil.copytree(ROOT / name, src / name, ignore=ignore)
+    return src
+
+
+def run_child(argv: list[str]) -> dict:
+    """Run ``argv`` in the snapshot (cwd and PYTHONPATH); return wall seconds, peak RSS (MB, of
+    that child alone: os.wait4), CPU seconds, rc and output. Raises RuntimeError on a non-zero exit."""
+    env = dict(os.environ, PYTHONPATH=str(SRC))
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(argv, cwd=SRC, env=env, stdout=out, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        result = {"wall_s": wall, "rss_mb": usage.ru_maxrss * 1024 / MB, "rc": proc.returncode,
+                  "user_s": usage.ru_utime, "sys_s": usage.ru_stime,
+                  "stdout": out.read().decode("utf-8", "replace"), "stderr": err.read().decode("utf-8", "replace")}
+    if result["rc"] != 0:
+        raise RuntimeError(f"{' '.join(map(str, argv))} exited {result['rc']}:\n{result['stderr'][-3000:]}")
+    return result
+
+
+def child_python(code: str, *args: str) -> dict:
+    """Run a Python snippet in a fresh interpreter (the project on sys.path); its stdout's last line is JSON."""
+    res = run_child([sys.executable, "-c", code, *args])
+    res["result"] = json.loads(res["stdout"].strip().splitlines()[-1])
+    return res
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. grammar construction
+
+GRAMMAR_CODE = """
+import json, sys, time
+t0 = time.perf_counter()
+import pipeline.parse
+t1 = time.perf_counter()
+from pipeline.parse.grammar import get_parser
+get_parser()
+t2 = time.perf_counter()
+print(json.dumps({"import_s": t1 - t0, "build_s": t2 - t1, "grammar_version": pipeline.parse.GRAMMAR_VERSION}))
+"""
+
+
+def bench_grammar() -> dict:
+    runs = [child_python(GRAMMAR_CODE) for _ in range(2)]
+    return {"first_build_s": runs[0]["result"]["build_s"], "second_build_s": runs[1]["result"]["build_s"],
+            "import_s": runs[1]["result"]["import_s"], "grammar_version": runs[0]["result"]["grammar_version"],
+            "process_s": [r["wall_s"] for r in runs]}
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. parse throughput, ours vs phase.rs
+
+
+def unique_faces(corpus: Path) -> tuple[list[dict], dict]:
+    """Every unique card face of the MTGJSON set files: the first record (set files in name order)
+    of each (scryfallOracleId, side), game layouts only (what a refresh parses; tokens, art
+    series and other non-game objects are left out, as in pipeline.sources.mtgjson)."""
+    from pipeline.normalize.model import GAME_LAYOUTS
+
+    seen: dict[tuple[str, str], dict] = {}
+    stats = {"records": 0, "non_game": 0, "no_oracle_id": 0}
+    for path in sorted(corpus.glob("*.json.gz")):
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            data = json.load(fh)["data"]
+        for rec in data.get("cards", []):
+            stats["records"] += 1
+            if (rec.get("layout") or "normal") not in GAME_LAYOUTS:
+                stats["non_game"] += 1
+                continue
+            oid = (rec.get("identifiers") or {}).get("scryfallOracleId")
+            if not oid:
+                stats["no_oracle_id"] += 1
+                continue
+            seen.setdefault((oid, rec.get("side") or "a"), rec)
+    stats["oracle_ids"] = len({k[0] for k in seen})
+    return list(seen.values()), stats
+
+
+def ability_lines(text: str) -> int:
+    """Ability lines of an Oracle text: its non-empty lines (the same count for both parsers)."""
+    return sum(1 for line in text.split("\n") if line.strip())
+
+
+def bench_parse(faces: list[dict], chunk: int = 200) -> dict:
+    """Parse every face with ours and with phase, alternating chunks (and which side goes first)."""
+    import phase
+    from phase.gen import MULTI_LAYOUTS
+
+    from pipeline.parse.grammar import get_parser
+    from pipeline.store.abilities import parse_face_records
+
+    t = time.perf_counter()
+    get_parser()
+    grammar_s = time.perf_counter() - t
+    # phase's one-time set-up (first call), measured apart like our grammar construction
+    t = time.perf_counter()
+    phase.build_oracle_face(faces[0], None)
+    phase_first_s = time.perf_counter() - t
+
+    def ours(rec):
+        return parse_face_records(rec.get("faceName") or rec["name"], rec.get("type"), rec.get("text") or "")
+
+    def theirs(rec):
+        oid = (rec.get("identifiers") or {}).get("scryfallOracleId")
+        multi = rec.get("side") and rec.get("layout") in MULTI_LAYOUTS
+        return (phase.build_oracle_face_multi if multi else phase.build_oracle_face)(rec, oid)
+
+    side = {n: {"wall": 0.0, "cpu": 0.0, "full": 0, "full_text": 0, "errors": 0, "abilities": 0}
+            for n in ("ours", "phase")}
+    chunk_ratios = []
+    for i in range(0, len(faces), chunk):
+        part = faces[i:i + chunk]
+        order = ("ours", "phase") if (i // chunk) % 2 == 0 else ("phase", "ours")
+        outs = {}
+        walls = {}
+        for name in order:
+            fn = ours if name == "ours" else theirs
+            res = []
+            c0, w0 = time.process_time(), time.perf_counter()
+            for rec in part:
+                try:
+                    res.append(fn(rec))
+                except Exception as exc:  # noqa: BLE001 - a parser's failure is a finding
+                    res.append(exc)
+            walls[name] = time.perf_counter() - w0
+            side[name]["wall"] += walls[name]
+            side[name]["cpu"] += time.process_time() - c0
+            outs[name] = res
+        chunk_ratios.append(walls["phase"] / walls["ours"] if walls["ours"] else float("nan"))
+        for rec, o, p in zip(part, outs["ours"], outs["phase"]):
+            has_text = bool((rec.get("text") or "").strip())
+            s = side["ours"]
+            if isinstance(o, Exception):
+                s["errors"] += 1
+            else:
+                s["abilities"] += len(o)
+                ok = all(a["fully_parsed"] for a in o)
+                s["full"] += ok
+                s["full_text"] += ok and has_text
+            s = side["phase"]
+            if isinstance(p, Exception):
+                s["errors"] += 1
+            else:
+                ok = "Unimplemented" not in json.dumps(p)
+                s["full"] += ok
+                s["full_text"] += ok and has_text
+    n = len(faces)
+    lines = sum(ability_lines(r.get("text") or "") for r in faces)
+    with_text = sum(1 for r in faces if (r.get("text") or "").strip())
+    out = {"faces": n, "faces_with_text": with_text, "ability_lines": lines, "chunk": chunk,
+           "ours_grammar_s": grammar_s, "phase_first_call_s": phase_first_s,
+           "phase_version": _version("phase-python")}
+    for name, s in side.items():
+        out[name] = {"seconds": s["wall"], "cpu_seconds": s["cpu"], "faces_per_s": n / s["wall"],
+                     "lines_per_s": lines / s["wall"], "fully_parsed": s["full"] / n,
+                     "fully_parsed_with_text": s["full_text"] / max(with_text, 1), "errors": s["errors"]}
+    out["ours"]["abilities"] = side["ours"]["abilities"]
+    out["ratio"] = out["ours"]["faces_per_s"] / out["phase"]["faces_per_s"]
+    out["ratio_cpu"] = side["phase"]["cpu"] / side["ours"]["cpu"]
+    out["ratio_median_chunk"] = statistics.median(chunk_ratios)
+    return out
+
+
+def _version(dist: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return "not installed"
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. refreshes
+
+
+def refresh_cmd(source: Path, db: Path) -> list[str]:
+    return [sys.executable, "-m", "pipeline", "refresh", "--source", str(source), "--rules", str(RULES),
+            "--db", str(db), "--quiet"]
+
+
+def last_run(db: Path) -> dict:
+    import duckdb
+
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        row = con.execute("SELECT status, parsed_count, card_count, face_count, ability_count, seconds "
+                          "FROM runs ORDER BY run_id DESC LIMIT 1").fetchone()
+    finally:
+        con.close()
+    return dict(zip(("status", "parsed", "cards", "faces", "abilities", "run_seconds"), row))
+
+
+def timed_refresh(source: Path, db: Path) -> dict:
+    res = run_child(refresh_cmd(source, db))
+    out = {"wall_s": res["wall_s"], "rss_mb": res["rss_mb"], "cpu_s": res["user_s"] + res["sys_s"],
+           "summary": res["stdout"].strip().splitlines()[-1] if res["stdout"].strip() else ""}
+    out.update(last_run(db))
+    return out
+
+
+def changed_copy(src: Path, dst: Path, fraction: float, seed: int = 8) -> dict:
+    """Copy the MTGJSON set files to ``dst`` with ``fraction`` of the oracle cards' text changed
+    in every printing, and ``meta.version`` bumped in every file; everything else is kept.
+
+    The change is the one Oracle actually made in 2024: "enters the battlefield" → "enters";
+    oracle cards are drawn (seeded) from those whose text has that phrase.
+    """
+    from pipeline.normalize.model import GAME_LAYOUTS
+
+    files = sorted(src.glob("*.json.gz"))
+    candidates, all_ids = set(), set()
+    docs = {}
+    for path in files:
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            doc = json.load(fh)
+        docs[path.name] = doc
+        for rec in doc["data"].get("cards", []):
+            oid = (rec.get("identifiers") or {}).get("scryfallOracleId")
+            if oid and (rec.get("layout") or "normal") in GAME_LAYOUTS:
+                all_ids.add(oid)
+                if "enters the battlefield" in (rec.get("text") or ""):
+                    candidates.add(oid)
+    want = round(len(all_ids) * fraction)
+    chosen = set(random.Random(seed).sample(sorted(candidates), min(want, len(candidates))))
+    changed_faces = set()
+    dst.mkdir(parents=True, exist_ok=True)
+    for name, doc in docs.items():
+        doc["meta"]["version"] = str(doc["meta"].get("version", "")) + "-bench1pct"
+        for rec in doc["data"].get("cards", []):
+            oid = (rec.get("identifiers") or {}).get("scryfallOracleId")
+            if oid in chosen and rec.get("text"):
+                new = rec["text"].replace("enters the battlefield", "enters")
+                if new != rec["text"]:
+                    rec["text"] = new
+                    changed_faces.add((oid, rec.get("side") or "a"))
+        with gzip.open(dst / name, "wt", encoding="utf-8", compresslevel=1) as fh:
+            json.dump(doc, fh, ensure_ascii=False)
+    return {"oracle_cards": len(all_ids), "changed_cards": len(chosen), "changed_faces": len(changed_faces)}
+
+
+def bench_refreshes(work: Path, quick: bool) -> dict:
+    out = {}
+    db = work / "mtgjson.duckdb"
+    log("refresh: MTGJSON corpus, cold (no database, no parse cache)")
+    out["mtgjson_full"] = timed_refresh(MTGJSON_DIR, db)
+    log(f"  {out['mtgjson_full']['wall_s']:.1f}s")
+    log("refresh: MTGJSON corpus, unchanged")
+    out["mtgjson_unchanged"] = timed_refresh(MTGJSON_DIR, db)
+    if out["mtgjson_unchanged"]["status"] != "unchanged":
+        log(f"  warning: status {out['mtgjson_unchanged']['status']!r}, expected 'unchanged'")
+    log(f"  {out['mtgjson_unchanged']['wall_s']:.1f}s")
+    log("making the 1%-changed copy")
+    changed = work / "mtgjson-1pct"
+    info = changed_copy(MTGJSON_DIR, changed, 0.01)
+    log("refresh: 1% of oracle texts changed")
+    out["mtgjson_1pct"] = timed_refresh(changed, db)
+    out["mtgjson_1pct"].update(info)
+    log(f"  {out['mtgjson_1pct']['wall_s']:.1f}s, parsed {out['mtgjson_1pct']['parsed']}")
+    shutil.rmtree(changed)
+    if not quick:
+        log("refresh: Scryfall 2019, cold")
+        out["scryfall_full"] = timed_refresh(SCRYFALL_2019, work / "scryfall.duckdb")
+        log(f"  {out['scryfall_full']['wall_s']:.1f}s")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. scale: stream a ≥ 2 GiB all_cards-shaped JSON Lines file
+
+
+def make_big_file(path: Path, min_bytes: int) -> dict:
+    """Write Scryfall 2019 card objects repeated with fresh uuid4 ``id``/``oracle_id`` as gzipped
+    JSON Lines (level 1) until at least ``min_bytes`` uncompressed bytes; return sizes."""
+    from pipeline.sources.json_stream import iter_json_records
+
+    templates = []
+    for _, obj in iter_json_records(SCRYFALL_2019):
+        obj = dict(obj)
+        obj["id"] = "\x00ID\x00"
+        if "oracle_id" in obj:
+            obj["oracle_id"] = "\x00OID\x00"
+        line = json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+        templates.append(re.split(rb"\\u0000(?:ID|OID)\\u0000", line))
+    written = records = 0
+    with gzip.open(path, "wb", compresslevel=1) as fh:
+        while written < min_bytes:
+            for start in range(0, len(templates), 2000):
+                buf = []
+                for parts in templates[start:start + 2000]:
+                    pieces = [parts[0]]
+                    for p in parts[1:]:
+                        pieces.append(str(uuid.uuid4()).encode())
+                        pieces.append(p)
+                    buf.append(b"".join(pieces))
+                data = b"".join(buf)
+                fh.write(data)
+                written += len(data)
+                records += len(buf)
+                if written >= min_bytes:
+                    break
+    return {"records": records, "uncompressed_bytes": written, "compressed_bytes": path.stat().st_size}
+
+
+STREAM_CODE = """
+import json, sys, time
+what, path = sys.argv[1], sys.argv[2]
+t0 = time.perf_counter()
+n = 0
+if what == "iter_json_records":
+    from pipeline.sources.json_stream import iter_json_records
+    for n, _ in enumerate(iter_json_records(path), start=1):
+        pass
+else:
+    from pipeline.sources.scryfall import read_scryfall_cards
+    for n, _ in enumerate(read_scryfall_cards(path), start=1):
+        pass
+print(json.dumps({"records": n, "seconds": time.perf_counter() - t0}))
+"""
+
+
+def bench_stream(work: Path, min_bytes: int) -> dict:
+    path = work / "all_cards-synthetic.jsonl.gz"
+    log(f"scale: writing ≥ {min_bytes / GiB:.2f} GiB (uncompressed) of JSON Lines, gzip level 1")
+    t = time.perf_counter()
+    out = make_big_file(path, min_bytes)
+    out["write_s"] = time.perf_counter() - t
+    log(f"  {out['records']} records, {out['uncompressed_bytes'] / GiB:.2f} GiB, {out['write_s']:.0f}s")
+    try:
+        for what in ("iter_json_records", "read_scryfall_cards"):
+            log(f"scale: streaming with {what}")
+            res = child_python(STREAM_CODE, what, str(path))
+            r = res["result"]
+            if r["records"] != out["records"]:
+                raise RuntimeError(f"{what} read {r['records']} records, expected {out['records']}")
+            out[what] = {"seconds": r["seconds"], "wall_s": res["wall_s"], "rss_mb": res["rss_mb"],
+                         "cpu_s": res["user_s"] + res["sys_s"],
+                         "records_per_s": r["records"] / r["seconds"],
+                         "mb_per_s": out["uncompressed_bytes"] / MB / r["seconds"],
+                         "gz_mb_per_s": out["compressed_bytes"] / MB / r["seconds"]}
+            log(f"  {r['seconds']:.0f}s, {res['rss_mb']:.0f} MB peak RSS")
+    finally:
+        path.unlink(missing_ok=True)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# 5. profile
+
+
+def bench_profile(work: Path) -> dict:
+    res = run_child([sys.executable, str(SRC / "benchmarks" / "profile_refresh.py"), "--source", str(MTGJSON_DIR),
+                     "--rules", str(RULES), "--db", str(work / "profile.duckdb"), "--json"])
+    return json.loads(res["stdout"].strip().splitlines()[-1])
+
+
+# ---------------------------------------------------------------------------------------------
+# report
+
+
+def machine() -> dict:
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = 0
+    try:
+        mem = int(re.search(r"MemTotal:\s+(\d+)", Path("/proc/meminfo").read_text()).group(1)) * 1024
+    except (OSError, AttributeError):
+        pass
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                                text=True).stdout.strip()
+        dirty = bool(subprocess.run(["git", "status", "--porcelain", "--", "grammar", "pipeline"], cwd=ROOT,
+                                    capture_output=True, text=True).stdout.strip())
+    except OSError:
+        commit, dirty = "unknown", False
+    return {"cpu": cpu, "cores": os.cpu_count(), "mem_gb": round(mem / GiB, 1),
+            "python": platform.python_version(), "os": f"{platform.system()} {platform.release()}",
+            "load_avg": os.getloadavg(), "commit": commit + ("+uncommitted changes" if dirty else ""),
+            "lark": _version("lark"), "duckdb": _version("duckdb")}
+
+
+def _ok(value: float, target: float, higher_is_better: bool = False) -> str:
+    met = value >= target if higher_is_better else value <= target
+    return "met" if met else "**not met**"
+
+
+def render(r: dict) -> str:
+    m = r["machine"]
+    lines = [
+        f"Run {r['date']} (`python benchmarks/run.py{' --quick' if r['quick'] else ''}`, {r['total_s'] / 60:.0f} min), "
+        f"commit {m['commit']}, grammar version {r['grammar_version']}.",
+        f"Machine: {m['cpu']}, {m['cores']} cores, {m['mem_gb']} GiB RAM, {m['os']}, Python {m['python']}, "
+        f"lark {m['lark']}, duckdb {m['duckdb']}; load average at start "
+        f"{' / '.join(f'{x:.1f}' for x in m['load_avg'])} (other jobs share the cores: absolute figures are noisy, "
+        f"the parse ratio is measured interleaved).",
+        "",
+        "| measurement | figure | target | |",
+        "|---|---|---|---|",
+    ]
+    row = lines.append
+    g = r.get("grammar")
+    if g:
+        row(f"| grammar construction (Lark LALR, fresh process; 1st / 2nd start) | {g['first_build_s']:.1f} s / "
+            f"{g['second_build_s']:.1f} s (+ {g['import_s']:.1f} s imports) | — | paid by every process that parses |")
+    p = r.get("parse")
+    if p:
+        o, ph = p["ours"], p["phase"]
+        row(f"| parse input | {p['faces']:,} unique faces (by oracle id + side; {p['faces_with_text']:,} with text), "
+            f"{p['ability_lines']:,} ability lines (non-empty Oracle text lines) | | MTGJSON 2022 set files |")
+        row(f"| parse throughput, ours (parse + AST JSON) | {o['faces_per_s']:,.0f} faces/s, "
+            f"{o['lines_per_s']:,.0f} lines/s ({o['seconds']:.1f} s) | | |")
+        row(f"| parse throughput, phase.rs {p['phase_version']} (`build_oracle_face`) | {ph['faces_per_s']:,.0f} faces/s, "
+            f"{ph['lines_per_s']:,.0f} lines/s ({ph['seconds']:.1f} s) | | first call {p['phase_first_call_s']:.2f} s |")
+        row(f"| **ratio ours / phase** (wall; CPU; median of {p['chunk']}-face chunks) | **{p['ratio']:.2f}×**; "
+            f"{p['ratio_cpu']:.2f}×; {p['ratio_median_chunk']:.2f}× | ≥ {TARGETS['parse_ratio']:.0f}× | "
+            f"{_ok(p['ratio'], TARGETS['parse_ratio'], True)} |")
+        row(f"| fully-parsed faces, ours (every ability fully_parsed) | {o['fully_parsed']:.1%} of all, "
+            f"{o['fully_parsed_with_text']:.1%} of faces with text | | errors {o['errors']} |")
+        row(f"| fully-parsed faces, phase (no `Unimplemented` in output) | {ph['fully_parsed']:.1%} of all, "
+            f"{ph['fully_parsed_with_text']:.1%} of faces with text | | errors {ph['errors']} |")
+    rf = r.get("refresh")
+    if rf:
+        f = rf["mtgjson_full"]
+        row(f"| refresh, MTGJSON corpus, cold (with CR annotate) | {f['wall_s']:.1f} s ({f['cpu_s']:.0f} s CPU), peak RSS {f['rss_mb']:,.0f} MB; "
+            f"{f['cards']:,} cards, {f['faces']:,} faces, {f['abilities']:,} abilities, parsed {f['parsed']:,} | "
+            f"≤ {TARGETS['refresh_full_s']:.0f} s, ≤ 1 GB | {_ok(f['wall_s'], TARGETS['refresh_full_s'])}, "
+            f"RSS {_ok(f['rss_mb'], TARGETS['refresh_rss_mb'])} |")
+        u = rf["mtgjson_unchanged"]
+        row(f"| refresh, unchanged (same source version) | {u['wall_s']:.1f} s ({u['cpu_s']:.0f} s CPU), peak RSS {u['rss_mb']:,.0f} MB "
+            f"(status {u['status']}) | ≤ {TARGETS['refresh_unchanged_s']:.0f} s | {_ok(u['wall_s'], TARGETS['refresh_unchanged_s'])} |")
+        c = rf["mtgjson_1pct"]
+        row(f"| refresh, 1 % of oracle texts changed ({c['changed_cards']} cards, {c['changed_faces']} faces: "
+            f"'enters the battlefield' → 'enters') | {c['wall_s']:.1f} s ({c['cpu_s']:.0f} s CPU), peak RSS {c['rss_mb']:,.0f} MB, "
+            f"parsed {c['parsed']:,} texts | ≤ {TARGETS['refresh_1pct_s']:.0f} s | {_ok(c['wall_s'], TARGETS['refresh_1pct_s'])} |")
+        s = rf.get("scryfall_full")
+        if s:
+            row(f"| refresh, Scryfall 2019, cold (with CR annotate) | {s['wall_s']:.1f} s ({s['cpu_s']:.0f} s CPU), peak RSS {s['rss_mb']:,.0f} MB; "
+                f"{s['cards']:,} cards, parsed {s['parsed']:,} | — | |")
+    st = r.get("stream")
+    if st:
+        row(f"| scale input (Scryfall all_cards shape, JSON Lines gz level 1) | {st['records']:,} records, "
+            f"{st['uncompressed_bytes'] / GiB:.2f} GiB uncompressed, {st['compressed_bytes'] / GiB:.2f} GiB gz | "
+            f"≥ 2 GB | written in {st['write_s']:.0f} s, deleted after |")
+        for what in ("iter_json_records", "read_scryfall_cards"):
+            w = st[what]
+            row(f"| stream, `{what}` | {w['records_per_s']:,.0f} records/s, {w['mb_per_s']:.0f} MB/s "
+                f"({w['gz_mb_per_s']:.0f} MB/s gz), peak RSS {w['rss_mb']:,.0f} MB ({w['seconds']:.0f} s, {w['cpu_s']:.0f} s CPU) | "
+                f"≤ 1.5 GB | RSS {_ok(w['rss_mb'], TARGETS['stream_rss_mb'])} |")
+    pr = r.get("profile")
+    if pr:
+        lines += ["", f"Profile of one cold MTGJSON refresh (cProfile, in-process, {pr['total_s']:.0f} s under the "
+                      "profiler; stage = cumulative time of its entry function):", "",
+                  "| stage | seconds | share |", "|---|---|---|"]
+        for stage, secs in pr["stages"]:
+            lines.append(f"| {stage} | {secs:.1f} | {secs / pr['total_s']:.0%} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_readme(table: str) -> None:
+    text = README.read_text(encoding="utf-8") if README.exists() else f"# Benchmarks\n\n{START}\n{END}\n"
+    if START not in text:
+        text += f"\n{START}\n{END}\n"
+    head, rest = text.split(START, 1)
+    _, tail = rest.split(END, 1)
+    README.write_text(f"{head}{START}\n{table}{END}{tail}", encoding="utf-8")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description="mtg-pipeline benchmarks (issue 8); see benchmarks/README.md")
+    ap.add_argument("--quick", action="store_true",
+                    help="every 10th face, no Scryfall refresh, 256 MiB stream file, no profile; prints only")
+    ap.add_argument("--only", default="grammar,parse,refresh,stream,profile",
+                    help="comma-separated subset of grammar,parse,refresh,stream,profile")
+    ap.add_argument("--workdir", type=Path, default=None, help="scratch directory (default: a new temp dir)")
+    ap.add_argument("--no-readme", action="store_true", help="do not write benchmarks/README.md / results.json")
+    args = ap.parse_args(argv)
+    only = set(args.only.split(","))
+    if args.quick:
+        only.discard("profile")
+    work = args.workdir or Path(tempfile.mkdtemp(prefix="mtg-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    global SRC
+    SRC = snapshot(work)
+    sys.path.insert(0, str(SRC))  # the in-process parse benchmark imports the snapshot too
+    t0 = time.perf_counter()
+    from pipeline.parse.grammar import grammar_version
+
+    r: dict = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "quick": args.quick,
+               "machine": machine(), "grammar_version": grammar_version()}
+    try:
+        if "grammar" in only:
+            log("grammar construction (2 fresh processes)")
+            r["grammar"] = bench_grammar()
+        if "parse" in only:
+            log("loading unique faces")
+            faces, stats = unique_faces(MTGJSON_DIR)
+            if args.quick:
+                faces = faces[::10]
+            log(f"parse: {len(faces)} faces, ours vs phase interleaved")
+            r["parse"] = bench_parse(faces)
+            r["parse"]["corpus"] = stats
+            del faces
+        if "refresh" in only:
+            r["refresh"] = bench_refreshes(work, args.quick)
+        if "stream" in only:
+            r["stream"] = bench_stream(work, (256 << 20) if args.quick else 2 * GiB)
+        if "profile" in only:
+            log("profile: one cold MTGJSON refresh under cProfile")
+            r["profile"] = bench_profile(work)
+    finally:
+        if args.workdir is None:
+            shutil.rmtree(work, ignore_errors=True)
+    r["total_s"] = time.perf_counter() - t0
+    table = render(r)
+    print(table)
+    if not args.quick and not args.no_readme:
+        RESULTS_JSON.write_text(json.dumps(r, indent=1, default=str) + "\n", encoding="utf-8")
+        write_readme(table)
+        log(f"wrote {README.relative_to(ROOT)} and {RESULTS_JSON.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
