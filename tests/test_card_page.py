@@ -40,8 +40,8 @@ def test_text_page_llanowar_elves(con):
     assert lines[0] == "Llanowar Elves"
     assert "{G}  Creature — Elf Druid" in lines
     assert "{T}: Add {G}." in lines
-    assert "302.6" in lines
-    i = lines.index("302.6")
+    assert "302.6  (in 302 Creatures)" in lines
+    i = lines.index("302.6  (in 302 Creatures)")
     assert lines[i + 1].startswith("    A creature’s activated ability with the tap symbol or the untap symbol")
     assert "    - inferred: tap_cost_creature: a creature's activated ability with {T} in its cost (summoning sickness)" in lines
     # Rules are in CR order.

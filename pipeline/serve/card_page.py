@@ -30,6 +30,7 @@ class RuleEntry:
     title: str | None
     text: str | None
     reasons: list[tuple[str, str]] = field(default_factory=list)
+    context: str | None = None  # "302 Creatures": the enclosing rule of a subrule, for orientation
 
 
 @dataclass
@@ -105,6 +106,10 @@ def load_card_page(con: duckdb.DuckDBPyConnection, name: str) -> CardPage:
             "LEFT JOIN rules r USING (rule) WHERE cr.oracle_id = ? ORDER BY cr.how, cr.reason", [oracle_id]
         ).fetchall():
             entry = rules.setdefault(rule, RuleEntry(rule, title, text))
+            if entry.context is None and "." in rule:
+                head = rule.split(".")[0]
+                row = con.execute("SELECT title FROM rules WHERE rule = ?", [head]).fetchone()
+                entry.context = f"{head} {row[0]}" if row and row[0] else None
             if (how, reason) not in entry.reasons:
                 entry.reasons.append((how, reason))
 
@@ -183,7 +188,8 @@ def _text(page: CardPage) -> str:
     if not page.annotated:
         out.append("(this database has no rules annotation: build it with the Comprehensive Rules)")
     for e in page.rules:
-        out.append(f"{e.rule}{'  ' + e.title if e.title else ''}")
+        label = e.title or (f"(in {e.context})" if e.context else "")
+        out.append(f"{e.rule}  {label}".rstrip())
         if e.text and e.text != e.title:
             out.append(f"    {_first_line(e.text)}")
         if e.text is None:
@@ -227,7 +233,8 @@ def _markdown(page: CardPage) -> str:
     if not page.annotated:
         out.append("*This database has no rules annotation.*")
     for r in page.rules:
-        title = f" — {e(r.title)}" if r.title else ""
+        label = r.title or (f"(in {r.context})" if r.context else "")
+        title = f" — {e(label)}" if label else ""
         out.append(f"- **{r.rule}**{title}")
         if r.text and r.text != r.title:
             out.append(f"  > {e(_first_line(r.text))}")
@@ -284,7 +291,8 @@ def _html(page: CardPage) -> str:
     if not page.annotated:
         parts.append("<p><em>This database has no rules annotation.</em></p>")
     for r in page.rules:
-        title = f" {esc(r.title)}" if r.title else ""
+        label = r.title or (f"(in {r.context})" if r.context else "")
+        title = f" {esc(label)}" if label else ""
         parts.append(f'<div class="rule" id="rule-{esc(r.rule)}"><span class="num">{esc(r.rule)}</span>{title}')
         if r.text and r.text != r.title:
             parts.append(f'<div class="ruletext">{esc(_first_line(r.text))}</div>')
