@@ -63,6 +63,9 @@ def _self_names(name: str, type_line: str) -> tuple[str, ...]:
         if not part:
             continue
         out.add(part)
+        if part.startswith("A-"):  # MTGJSON's Alchemy rebalanced names ("A-Spell Satchel")
+            part = part[2:]
+            out.add(part)
         if "," in part:
             out.add(part.split(",", 1)[0].strip())
         elif "Legendary" in type_line and " the " in part:

@@ -92,7 +92,7 @@ def _partial_sentence(core: str, sent: str) -> A.Node | None:
         node = parse_segment("start_sentence", rest)
         if node is not None:
             lead = core[:i]
-            cond = parse_segment("start_trigger", lead) if re.match(r"(?i)when|whenever|at\b", lead) else None
+            cond = parse_segment("start_lead", lead)
             node.condition = cond if cond is not None else A.Unparsed(lead)
             return node
     return None

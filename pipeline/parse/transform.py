@@ -104,7 +104,9 @@ class ToAst(Transformer):
         kids = [c for c in children if not isinstance(c, Token)]
         if len(kids) == 1 and not text:
             return kids[0]
-        return A.Text(text) if not kids else _Generic(name, kids, text)
+        if name.startswith(("dt_", "lead_")) or not kids:
+            return A.Text(text)
+        return _Generic(name, kids, text)
 
     def _action(self, name, children, text):
         verb = name.split("_", 1)[1]
@@ -245,6 +247,9 @@ class ToAst(Transformer):
         locals()["q_" + _n] = _q(_n)
     del _n
 
+    def stat_word(self, meta, ch):
+        return "stat:" + self._low(meta)
+
     def owner_word(self, meta, ch):
         return self._low(meta)
 
@@ -371,6 +376,13 @@ class ToAst(Transformer):
     def at_for_each(self, meta, ch):
         return A.Amount("for_each", ref=_first(ch, A.Obj), text=self._t(meta))
 
+    def mk_produced_type(self, meta, ch):
+        return A.AddMana("dependent", of_type=True, source=A.Text(self._low(meta)[len("of any type "):]))
+
+    def aw_that_much_syms(self, meta, ch):
+        return A.AddMana("fixed", symbols=_flat_syms(ch),
+                         amount=A.Amount("equal_to", ref=A.Text("that much"), text="that much"))
+
     def at_for_each_counter(self, meta, ch):
         return A.Amount("for_each", ref=A.Text(self._t(meta)[len("for each "):]), text=self._t(meta))
 
@@ -460,6 +472,14 @@ class ToAst(Transformer):
     c_life = _ac("pay_life")
     c_remove_counters = _ac("remove_counters")
     c_remove_counters_all = _ac("remove_counters")
+    c_discard_random = _ac("discard")
+
+    def c_remove_counters_any_number(self, meta, ch):
+        c = self._c_remove(meta, ch)
+        c.amount = A.Amount("other", text="any number" if "any number" in self._low(meta) else "one or more")
+        return c
+
+    _c_remove = _ac("remove_counters")
     c_remove_any_counters = _ac("remove_counters")
     c_put_counters = _ac("put_counters")
     c_reveal = _ac("reveal")
@@ -753,6 +773,29 @@ class ToAst(Transformer):
     def s_as_enters_may(self, meta, ch):
         return A.Sentence([A.Action("as_enters_may", subject=A.Obj("self", None, ["~"], "~"), extra={"rest": A.Unparsed(self._rest_text(ch))}, text=self._t(meta))])
 
+    def s_delayed(self, meta, ch):
+        return A.Sentence(list(ch[0]), condition=ch[1])
+
+    def s_then(self, meta, ch):
+        return A.Sentence(list(ch[0]))
+
+    def s_any_player_may_activate(self, meta, ch):
+        return A.Sentence([A.Action("any_player_may_activate", text=self._t(meta))])
+
+    def s_triggers_once(self, meta, ch):
+        return A.Sentence([A.Action("triggers_only_once_each_turn", text=self._t(meta))])
+
+    def lead(self, meta, ch):
+        if ch and isinstance(ch[0], A.Node):
+            return ch[0]
+        return A.Text(self._t(meta))
+
+    def lead_for_each(self, meta, ch):
+        return A.Amount("for_each", ref=_first(ch, A.Obj), text=self._t(meta))
+
+    def lead_as_long_as(self, meta, ch):
+        return A.Action("condition:as_long_as", extra={"condition": ch[0]}, text=self._t(meta))
+
     def clause_list(self, meta, ch):
         return [c for c in ch if isinstance(c, A.Node)]
 
@@ -823,7 +866,7 @@ class ToAst(Transformer):
         return f
 
     for _n in ("control", "not_control", "you_do", "you_dont", "your_turn", "kicked", "is_a", "has", "life",
-               "cast_from_hand", "would_die", "cast_it"):
+               "cast_from_hand", "would_die", "cast_it", "searched", "win_flip", "lose_flip", "attacked", "state"):
         locals()["cd_" + _n] = _cd(_n)
     del _n
 
