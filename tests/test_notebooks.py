@@ -4,6 +4,7 @@ against the bundled database and draws its figures; notebooks are committed with
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import nbformat
@@ -63,4 +64,10 @@ def test_without_the_env_var_the_setup_cell_builds_the_bundled_snapshot(monkeypa
     nb.cells = nb.cells[:2]  # the introduction and the setup cell
     run(nb)
     text = "".join(o.get("text", "") for o in nb.cells[1].outputs)
-    assert "mtg-notebook-" in text and ": mtgjson 5.2.0+20220425, grammar " in text
+    db = Path(text.split(": mtgjson ")[0])
+    try:
+        assert db.parent.name.startswith("mtg-notebook-") and db.is_file()
+        assert ": mtgjson 5.2.0+20220425+sha256:" in text and ", grammar " in text
+    finally:
+        if db.parent.name.startswith("mtg-notebook-"):
+            shutil.rmtree(db.parent, ignore_errors=True)
