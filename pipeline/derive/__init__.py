@@ -23,6 +23,10 @@ from pipeline.derive.schema import CARD_COLUMNS, MANA_ABILITIES, PRODUCED_MANA_C
 __all__ = ["derive", "produced_mana_for_face", "face_mana", "card_mana", "analyze_ability"]
 
 
+#: Node names without which an ability's AST cannot add mana, grant it or create a token.
+_MANA_MARKERS = ('"AddMana"', '"CreateToken"', '"GrantAbility"')
+
+
 def _quote(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
@@ -48,8 +52,11 @@ def derive(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
         faces.setdefault(oracle_id, []).append((face_index, type_line))
     abilities: dict[tuple[str, int], list[tuple[str, dict]]] = {}
     for ability_id, oracle_id, face_index, ast in con.execute(
-            "SELECT ability_id, oracle_id, face_index, ast FROM abilities "
-            "ORDER BY oracle_id, face_index, ability_index").fetchall():
+            "SELECT ability_id, oracle_id, face_index, CAST(ast AS VARCHAR) FROM abilities WHERE "
+            + " OR ".join(f"contains(CAST(ast AS VARCHAR), '{m}')" for m in _MANA_MARKERS)
+            + " ORDER BY oracle_id, face_index, ability_index").fetchall():
+        if isinstance(ast, str) and not any(marker in ast for marker in _MANA_MARKERS):
+            continue  # no node that can add, grant or make mana: contributes nothing
         try:
             node = json.loads(ast) if isinstance(ast, str) else ast
         except json.JSONDecodeError as exc:
@@ -83,20 +90,26 @@ def derive(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
         else:
             card_rows.append((oracle_id, total.produced, total.dependent, total.token, total.granted))
 
+    defaults = {"BOOLEAN": "false", "VARCHAR[]": "[]"}
     for col, type_, comment in CARD_COLUMNS:
-        con.execute(f"ALTER TABLE cards ADD COLUMN IF NOT EXISTS {col} {type_}")
+        con.execute(f"ALTER TABLE cards ADD COLUMN IF NOT EXISTS {col} {type_} DEFAULT {defaults[type_]}")
+        con.execute(f"UPDATE cards SET {col} = {defaults[type_]} WHERE {col} IS DISTINCT FROM {defaults[type_]}")
         con.execute(f"COMMENT ON COLUMN cards.{col} IS {_quote(comment)}")
     con.execute(f"COMMENT ON COLUMN cards.produced_mana IS {_quote(PRODUCED_MANA_COMMENT)}")
-    df = pd.DataFrame(card_rows, columns=["oracle_id", "produced_mana", "produced_mana_dependent",
-                                          "token_produced_mana", "granted_produced_mana"])
-    con.register("_derive_cards", df)
-    con.execute("""
-        UPDATE cards SET produced_mana = CAST(d.produced_mana AS VARCHAR[]),
-                         produced_mana_dependent = d.produced_mana_dependent,
-                         token_produced_mana = CAST(d.token_produced_mana AS VARCHAR[]),
-                         granted_produced_mana = CAST(d.granted_produced_mana AS VARCHAR[])
-        FROM _derive_cards d WHERE cards.oracle_id = d.oracle_id""")
-    con.unregister("_derive_cards")
+    con.execute("UPDATE cards SET produced_mana = [] WHERE produced_mana IS DISTINCT FROM []")
+    # Only cards with something to record are updated (updating list columns of every row is slow).
+    changed = [r for r in card_rows if r[1] or r[2] or r[3] or r[4]]
+    if changed:
+        df = pd.DataFrame(changed, columns=["oracle_id", "produced_mana", "produced_mana_dependent",
+                                            "token_produced_mana", "granted_produced_mana"])
+        con.register("_derive_cards", df)
+        con.execute("""
+            UPDATE cards SET produced_mana = CAST(d.produced_mana AS VARCHAR[]),
+                             produced_mana_dependent = d.produced_mana_dependent,
+                             token_produced_mana = CAST(d.token_produced_mana AS VARCHAR[]),
+                             granted_produced_mana = CAST(d.granted_produced_mana AS VARCHAR[])
+            FROM _derive_cards d WHERE cards.oracle_id = d.oracle_id""")
+        con.unregister("_derive_cards")
 
     table_comment, columns = MANA_ABILITIES
     con.execute("DROP TABLE IF EXISTS mana_abilities")
