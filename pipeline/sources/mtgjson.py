@@ -47,19 +47,16 @@ def set_files(directory: str | Path) -> list[Path]:
     return files
 
 
-def read_mtgjson(path: str | Path, meta: dict | None = None) -> Iterator[MtgjsonFace | OtherObject]:
+def read_mtgjson(path: str | Path) -> Iterator[MtgjsonFace | OtherObject]:
     """Yield every card record of one MTGJSON file (AllPrintings, AtomicCards or a set file).
 
-    If ``meta`` (a dict) is given, the file's ``meta`` object is stored into it
-    (``{"date": …, "version": …}``). Raises SourceError naming the file, record and field
-    on a truncated/corrupt file, invalid JSON, or a malformed record.
+    Raises SourceError naming the file, record and field on a truncated/corrupt file, invalid
+    JSON, or a malformed record.
     """
     with open_binary(path) as stream:
         try:
             for key, value in ijson.kvitems(stream, "", use_float=True):
-                if key == "meta" and meta is not None and isinstance(value, dict):
-                    meta.update(value)
-                elif key == "data":
+                if key == "data":
                     yield from _read_data(value, path)
         except _STREAM_ERRORS as exc:
             raise SourceError(path, f"invalid or truncated MTGJSON file: {exc}") from exc
