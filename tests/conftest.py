@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import atexit
 import gzip
 import json
+import shutil
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 
+import duckdb
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,3 +66,37 @@ def corpus() -> Path:
     """The shared corpus directory; fails (does not skip) when it is absent."""
     assert CORPUS.is_dir(), f"the shared corpus is missing at {CORPUS}"
     return CORPUS
+
+
+@lru_cache(maxsize=1)
+def bundled_database() -> Path:
+    """A database built once per test session from the bundled snapshot, through the CLI.
+
+    Shared by every test that only reads it; a test that changes a database copies it first.
+    """
+    from click.testing import CliRunner
+
+    from pipeline.cli import main
+
+    tmp = Path(tempfile.mkdtemp(prefix="mtg-bundled-"))
+    atexit.register(shutil.rmtree, tmp, True)
+    db = tmp / "cards.duckdb"
+    result = CliRunner().invoke(main, ["refresh", "--source", "bundled", "--db", str(db), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"built {db}: 4372 cards, 4546 faces, ")
+    return db
+
+
+@pytest.fixture(scope="session")
+def bundled_db() -> Path:
+    """The shared bundled database (see :func:`bundled_database`); read it, never write it."""
+    return bundled_database()
+
+
+def rows(db, sql: str, params=None) -> list[tuple]:
+    """All rows of ``sql`` (with ``params``) on ``db`` opened read-only."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(sql, params or []).fetchall()
+    finally:
+        con.close()

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from pipeline.cli import main
-from tests.test_views import bundled_database, rows
+from tests.conftest import bundled_database, rows
 
 
 @pytest.fixture(scope="module")

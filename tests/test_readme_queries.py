@@ -9,7 +9,7 @@ import duckdb
 import pytest
 
 from pipeline.serve.query import run_query
-from tests.test_views import bundled_database
+from tests.conftest import bundled_database
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

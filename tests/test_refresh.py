@@ -6,32 +6,12 @@ import gzip
 import json
 import shutil
 
-import duckdb
 import pytest
 from click.testing import CliRunner
 
 from pipeline.cli import main
 from pipeline.refresh import refresh
-from pipeline.sources.errors import SourceError
-from tests.conftest import mtgjson_set, scryfall_objects, write_gzip_json, write_jsonl
-
-
-@pytest.fixture(scope="module")
-def bundled_db(tmp_path_factory):
-    """A database built once from the bundled snapshot, through the CLI."""
-    db = tmp_path_factory.mktemp("bundled") / "cards.duckdb"
-    result = CliRunner().invoke(main, ["refresh", "--source", "bundled", "--db", str(db), "--quiet"])
-    assert result.exit_code == 0, result.output
-    assert result.output.startswith(f"built {db}: 4372 cards, ")
-    return db
-
-
-def rows(db, sql, params=None):
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.execute(sql, params or []).fetchall()
-    finally:
-        con.close()
+from tests.conftest import rows, scryfall_objects, write_gzip_json, write_jsonl
 
 
 def test_bundled_counts(bundled_db):

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from pipeline.cli import main
 from pipeline.serve.schema_doc import REGENERATE, generate, missing_comments, read_catalog
 from pipeline.store.views import VIEWS
-from tests.test_views import bundled_database, rows
+from tests.conftest import bundled_database, rows
 
 SCHEMA_MD = Path(__file__).resolve().parents[1] / "docs" / "schema.md"
 

@@ -3,38 +3,14 @@ real values on real cards, comments on every column, and no error when AST nodes
 
 from __future__ import annotations
 
-import atexit
 import shutil
-import tempfile
-from functools import lru_cache
 from pathlib import Path
 
 import duckdb
 import pytest
-from click.testing import CliRunner
 
-from pipeline.cli import main
 from pipeline.store.views import VIEW_NAMES, VIEWS, create_views
-
-
-@lru_cache(maxsize=1)
-def bundled_database() -> Path:
-    """A database built once per test session from the bundled snapshot, through the CLI
-    (shared by test_views, test_export, test_schema_doc, test_readme_queries, test_notebooks)."""
-    tmp = Path(tempfile.mkdtemp(prefix="mtg-views-"))
-    atexit.register(shutil.rmtree, tmp, True)
-    db = tmp / "cards.duckdb"
-    result = CliRunner().invoke(main, ["refresh", "--source", "bundled", "--db", str(db), "--quiet"])
-    assert result.exit_code == 0, result.output
-    return db
-
-
-def rows(db, sql, params=None):
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.execute(sql, params or []).fetchall()
-    finally:
-        con.close()
+from tests.conftest import bundled_database, rows
 
 
 @pytest.fixture(scope="module")
