@@ -185,6 +185,8 @@ class AddMana(Node):
     player: who adds the mana when not "you" ("its controller adds …") else None.
     additional: True for "adds an additional …" (triggered mana abilities, CR 605.1b).
     text: the wording.
+    instead: True for a replacement "… add {C}{C} instead" / "instead add …" (the
+    production replaces the ability's first one under the sentence's condition).
     of_type: True when the wording says "type" ("of any type", "any type that a land …
     could produce"): colorless mana is possible (CR 106.7); False for "color".
     """
@@ -200,6 +202,7 @@ class AddMana(Node):
     additional: bool = False
     text: str = ""
     of_type: bool = False
+    instead: bool = False
 
 
 # --------------------------------------------------------------------------- costs

@@ -12,6 +12,9 @@ chosen *in the parser's current state* (like Lark's contextual lexer, but by who
    word and is acceptable here;
 3. else ``WORD`` if acceptable; else the first candidate (the parser then reports the error).
 
+One lexical rule looks one token ahead: a word followed by "counter(s)" is a counter name
+(``WORD``) where the parser accepts one ("an omen counter": Omen is also a spell type).
+
 Whole-word matching means a literal such as ``"a"`` never matches the start of ``"all"``.
 """
 
@@ -36,7 +39,7 @@ _TOKEN_RE = re.compile(r"""
 """, re.X)
 
 #: Contractions and words whose trailing "'s" is not a possessive.
-_KEEP_S: set[str] = set()  # every "'s"  is split off ("it's" → "it" "'s"); the grammar spells both
+_KEEP_S: set[str] = {"urza's"}  # every "'s"  is split off ("it's" → "it" "'s"); the grammar spells both
 
 #: Order in which word-class terminals are tried (after the exact literal).
 WORD_CLASSES = ("NUMWORD", "COLOR", "CARDTYPE", "SUPERTYPE", "SUBTYPE", "NONTYPE", "CYCLINGWORD", "WALKWORD")
@@ -101,12 +104,15 @@ class WordLexer(Lexer):
         if not isinstance(text, str):  # TextSlice (lark >= 1.2)
             text = text.text
         states = parser_state.parse_conf.states
-        for kind, val, start in split_tokens(text):
+        toks = list(split_tokens(text))
+        for i, (kind, val, start) in enumerate(toks):
             if kind == "BAD":
                 raise UnexpectedCharacters(text, start, 0, 0)
             if kind == "WORD" or kind == "ANDOR" or (kind == "PUNCT" and val in self.literals):
                 cands = self._candidates(val) if kind != "PUNCT" else (self.literals[val],)
                 accept = states[parser_state.position]
+                if i + 1 < len(toks) and toks[i + 1][1] in ("counter", "counters") and "WORD" in accept:
+                    cands = ("WORD",)  # a word naming a counter kind ("omen counter") is a counter name
                 ttype = next((c for c in cands if c in accept), cands[0])
             elif kind == "SYM":
                 ttype = _SYMBOLS.get(val, "MANA_SYM")

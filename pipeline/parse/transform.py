@@ -218,6 +218,8 @@ class ToAst(Transformer):
                     words.extend(x for x in c if isinstance(x, str))
                 elif isinstance(c, A.Amount):
                     count = c
+                elif isinstance(c, Token):
+                    words.append(str(c).lower())
                 elif isinstance(c, A.Obj):
                     words.extend(c.words)
                     quals.extend(c.qualifiers)
@@ -243,7 +245,7 @@ class ToAst(Transformer):
 
     for _n in ("target", "another_target", "another", "each", "each_other", "all", "all_other", "a",
                "up_to", "n_target", "that", "the", "other", "those", "enchanted", "equipped", "your",
-               "each_opponents", "target_opponents", "target_players", "an_opponents", "exiled", "num", "any", "the_exiled"):
+               "exiled", "num", "any", "the_exiled", "n_or_more"):
         locals()["q_" + _n] = _q(_n)
     del _n
 
@@ -297,7 +299,7 @@ class ToAst(Transformer):
             return A.Amount(kind, ref=ref if ref is not None else A.Text(self._t(meta)), text=self._t(meta))
         return f
 
-    for _n in ("number_of", "stat", "stat_sacrificed", "devotion", "amount_of", "that_much", "its_stat",
+    for _n in ("life_gained", "number_of", "stat", "stat_sacrificed", "devotion", "amount_of", "that_much", "its_stat",
                "greatest", "total", "twice", "half", "plus", "damage", "life"):
         locals()["qt_" + _n] = _qt(_n)
     del _n
@@ -428,6 +430,17 @@ class ToAst(Transformer):
 
     def spend_only(self, meta, ch):
         return A.ManaRestriction("spend_only", self._t(meta))
+
+    def mana_rider(self, meta, ch):
+        return A.ManaRestriction("rider", self._t(meta))
+
+    def c_instead(self, meta, ch):
+        m = _first(ch, A.AddMana)
+        m.instead = True
+        return m
+
+    def lead_for_each_color(self, meta, ch):
+        return A.Amount("for_each", ref=A.Text(self._t(meta)[len("for each "):]), text=self._t(meta))
 
     def mana_persist(self, meta, ch):
         return A.ManaRestriction("persist", self._t(meta))
@@ -649,6 +662,8 @@ class ToAst(Transformer):
     cp_becomes = _copy("becomes_copy")
     cp_is = _copy("is_copy")
     cp_token = _copy("create_token_copy")
+    cp_token_attacking = _copy("create_token_copy")
+    cp_copy_instead = _copy("copy_spell")
     cp_token_optional = _copy("create_token_copy", optional=True)
     cp_copy = _copy("copy_spell")
     cp_copy_new_targets = _copy("copy_spell", new_targets=True)
@@ -866,7 +881,8 @@ class ToAst(Transformer):
         return f
 
     for _n in ("control", "not_control", "you_do", "you_dont", "your_turn", "kicked", "is_a", "has", "life",
-               "cast_from_hand", "would_die", "cast_it", "searched", "win_flip", "lose_flip", "attacked", "state"):
+               "cast_from_hand", "would_die", "cast_it", "searched", "win_flip", "lose_flip", "attacked", "state",
+               "has_counter", "no_counters", "played_land"):
         locals()["cd_" + _n] = _cd(_n)
     del _n
 
@@ -875,7 +891,7 @@ class ToAst(Transformer):
             return A.Text(name)
         return f
 
-    for _n in ("color", "creature_type", "card_type", "basic_land_type", "card_name", "number"):
+    for _n in ("color", "creature_type", "card_type", "basic_land_type", "card_name", "number", "color_of"):
         locals()["ch_" + _n] = _ch(_n)
     del _n
 
