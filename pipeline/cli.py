@@ -90,10 +90,13 @@ def refresh(sources, rules, db, force, wait, quiet, bulk_type, rules_url, api_ur
     Rules into the cache and does nothing when Scryfall's `updated_at` is that of the last build.
 
     Exit codes: 0 built or unchanged; 1 bad input, failed download or failed build (previous
-    database untouched); 75 another refresh holds the lock.
+    database untouched), or a database of another schema version without --force; 75 another
+    refresh holds the lock (or another process keeps the database open for writing).
     """
     from pipeline.refresh import RefreshLocked, refresh as run_refresh
     from pipeline.sources.errors import SourceError
+    from pipeline.store.runs import DatabaseBusy
+    from pipeline.store.versions import DatabaseUnusable
 
     db_path = resolve_db(db)
     remote = None
@@ -114,15 +117,17 @@ def refresh(sources, rules, db, force, wait, quiet, bulk_type, rules_url, api_ur
         with _progress(quiet) as step:
             outcome = run_refresh(list(sources), db_path, rules=rules, force=force, wait=wait, step=step,
                                   remote=remote)
-    except RefreshLocked as exc:
+    except (RefreshLocked, DatabaseBusy) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(75)
-    except SourceError as exc:
+    except (SourceError, DatabaseUnusable) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
     finally:
         if remote is not None:
             remote.fetcher.close()
+    for note in outcome.notes:
+        click.echo(f"note: {note}", err=True)
     if outcome.status == "unchanged":
         click.echo(f"unchanged: {db_path} already holds source version {outcome.source_version} "
                    f"(run {outcome.run_id}, {outcome.seconds:.1f}s); use --force to rebuild")
@@ -153,6 +158,8 @@ def query(sql, db, fmt, params, output, allow_writes, allow_external):
     flag that allows them.
     """
     from pipeline.serve.query import DatabaseMissing, QueryRefused, format_frame, run_query
+    from pipeline.store.runs import DatabaseBusy
+    from pipeline.store.versions import DatabaseUnusable
 
     bound = {}
     for p in params:
@@ -165,7 +172,7 @@ def query(sql, db, fmt, params, output, allow_writes, allow_external):
         return
     try:
         df = run_query(resolve_db(db), sql, bound, allow_writes=allow_writes, allow_external=allow_external)
-    except (DatabaseMissing, QueryRefused) as exc:
+    except (DatabaseMissing, QueryRefused, DatabaseUnusable, DatabaseBusy) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
     except Exception as exc:  # duckdb errors: one line for the user
@@ -189,12 +196,14 @@ def _query_parquet(db_path: Path, sql: str, bound: dict, output: Path | None) ->
 
     from pipeline.serve.export import write_query_parquet
     from pipeline.serve.query import DatabaseMissing
+    from pipeline.store.versions import DatabaseUnusable, check_schema_file
 
     if output is None:
         raise click.UsageError("--format parquet needs --output FILE")
     try:
+        check_schema_file(db_path)
         rows = write_query_parquet(db_path, sql, bound, output)
-    except DatabaseMissing as exc:
+    except (DatabaseMissing, DatabaseUnusable) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
     except duckdb.Error as exc:

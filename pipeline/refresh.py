@@ -4,23 +4,32 @@ One refresh holds an exclusive lock on ``<db>.lock``, reads its sources, builds 
 file and swaps it in (:mod:`pipeline.store.build`). It is skipped ("unchanged") when the source
 version and grammar version equal those of the last successful run, unless forced. A failure
 leaves the previous database's contents untouched and is recorded in its ``runs`` table.
+
+Under the lock, leftovers of killed refreshes (``<db>.tmp-<pid>``) are removed first, and a
+previous database of another schema version is refused (:class:`SchemaMismatch`, naming the
+rebuild command) unless ``force`` rebuilds it. docs/reliability.md lists the faults tested.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Protocol, Sequence
 
 import filelock
 
+from pipeline.faults import fault_point
 from pipeline.normalize.ingest import collect
 from pipeline.parse import GRAMMAR_VERSION
 from pipeline.paths import BUNDLED_CARDS, BUNDLED_RULES
+from pipeline.store.schema import SCHEMA_VERSION
 from pipeline.sources.files import open_binary
-from pipeline.store.build import build_database
-from pipeline.store.runs import RunRecord, append_run, last_ok, next_run_id, now, previous_runs
+from pipeline.sources.version import source_version as version_of
+from pipeline.store.build import build_database, clean_leftovers
+from pipeline.store.runs import (DatabaseBusy, RunRecord, append_run, last_ok, next_run_id, now, open_previous,
+                                 previous_runs)
+from pipeline.store.versions import SchemaMismatch, read_versions
 
 BUNDLED = "bundled"
 
@@ -31,7 +40,8 @@ class RefreshLocked(Exception):
 
 @dataclass
 class RefreshOutcome:
-    """What a refresh did: ``status`` 'ok' | 'unchanged'; row counts; faces parsed; wall seconds."""
+    """What a refresh did: ``status`` 'ok' | 'unchanged'; row counts; faces parsed; wall seconds;
+    ``notes``: one-line remarks for the user (leftovers removed, a run that could not be recorded)."""
 
     status: str
     run_id: int
@@ -39,6 +49,7 @@ class RefreshOutcome:
     counts: dict[str, int]
     parsed: int
     seconds: float
+    notes: list[str] = field(default_factory=list)
 
 
 def read_rules_text(path: str | Path) -> str:
@@ -65,7 +76,10 @@ def refresh(
     ``remote``: sources to download under the lock (e.g. :class:`pipeline.sources.scryfall_api.ScryfallSource`),
     read after ``sources`` (normally empty then); its ``version()`` (e.g. the bulk files' ``updated_at``) is the source version,
     compared with the last successful run *before* anything is downloaded, and its ``label`` the run's source.
-    Raises RefreshLocked when the lock is held, SourceError on bad input or a failed download (after
+    Raises RefreshLocked when the lock is held; SchemaMismatch when the existing database has
+    another schema version and ``force`` is not set; NotADatabase when another kind of file is at
+    ``db_path``; DatabaseBusy when another process keeps the database open read-write (these
+    three before anything is written); SourceError on bad input or a failed download (after
     recording the failed run), and re-raises any other error after recording it.
     """
     db_path = Path(db_path)
@@ -105,17 +119,40 @@ def _same_as(previous: dict | None, source_version: str, label: str) -> bool:
 
 def _unchanged(db_path: Path, run_id: int, started, label: str, source_version: str, previous: dict,
                t0: float) -> RefreshOutcome:
-    """Record an 'unchanged' run (counts carried over from ``previous``) and return its outcome."""
+    """Record an 'unchanged' run (counts carried over from ``previous``) and return its outcome.
+
+    When readers keep the database open past the retry time the run is not recorded (a note says
+    so): the database is current, and a reader must not turn a no-op into a failure.
+    """
     seconds = time.perf_counter() - t0
-    append_run(db_path, RunRecord(run_id, started, now(), label, source_version, "unchanged",
-                                  previous["card_count"], previous["face_count"], previous["ability_count"],
-                                  previous["ruling_count"], 0, GRAMMAR_VERSION, seconds))
-    return RefreshOutcome("unchanged", run_id, source_version, {}, 0, seconds)
+    notes = []
+    try:
+        append_run(db_path, RunRecord(run_id, started, now(), label, source_version, "unchanged",
+                                      previous["card_count"], previous["face_count"], previous["ability_count"],
+                                      previous["ruling_count"], 0, GRAMMAR_VERSION, seconds))
+    except DatabaseBusy as exc:
+        notes.append(f"run not recorded: {exc}")
+    return RefreshOutcome("unchanged", run_id, source_version, {}, 0, seconds, notes)
+
+
+def _check_previous(db_path: Path, force: bool) -> None:
+    """Raise SchemaMismatch when the existing database has another schema version, unless ``force``."""
+    con = open_previous(db_path)
+    if con is None:
+        return
+    try:
+        found = read_versions(con)["schema_version"]
+    finally:
+        con.close()
+    if found != str(SCHEMA_VERSION) and not force:
+        raise SchemaMismatch(db_path, found)
 
 
 def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, remote=None) -> RefreshOutcome:
     started = now()
     t0 = time.perf_counter()
+    notes = [f"removed leftover of a killed refresh: {p}" for p in clean_leftovers(db_path)]
+    _check_previous(db_path, force)
     runs = previous_runs(db_path)
     run_id = next_run_id(runs)
     source_version = None
@@ -125,15 +162,22 @@ def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, 
         if remote is not None:  # decide "unchanged" from the remote version before downloading anything
             source_version = remote_version = remote.version()
             if not force and _same_as(previous, remote_version, label):
-                return _unchanged(db_path, run_id, started, label, remote_version, previous, t0)
+                outcome = _unchanged(db_path, run_id, started, label, remote_version, previous, t0)
+                outcome.notes[:0] = notes
+                return outcome
             fetched, remote_rules = remote.fetch(step)
+            fault_point("download")
             paths = list(paths) + list(fetched)
             rules = remote_rules if rules is None else rules
+        else:  # local files: their version is a content hash, read before any parsing
+            source_version = version_of(paths)
+            if not force and _same_as(previous, source_version, label):
+                outcome = _unchanged(db_path, run_id, started, label, source_version, previous, t0)
+                outcome.notes[:0] = notes
+                return outcome
         read_tick = step("read", 0) if step else None
-        collection, info = collect(paths, read_tick)
-        source_version = remote_version or info.version
-        if remote is None and not force and _same_as(previous, source_version, label):
-            return _unchanged(db_path, run_id, started, label, source_version, previous, t0)
+        collection, info = collect(paths, read_tick, version=source_version)
+        fault_point("read")
         rules_text = read_rules_text(rules) if rules is not None else None
 
         def run_row(counts: dict[str, int], parsed: int) -> tuple:
@@ -142,7 +186,8 @@ def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, 
                              time.perf_counter() - t0).row()
 
         result = build_database(db_path, collection, info, run_row, rules_text=rules_text, step=step)
-        return RefreshOutcome("ok", run_id, source_version, result.counts, result.parsed, time.perf_counter() - t0)
+        return RefreshOutcome("ok", run_id, source_version, result.counts, result.parsed, time.perf_counter() - t0,
+                              notes)
     except BaseException as exc:
         message = f"{type(exc).__name__}: {exc}".splitlines()[0] if str(exc) else type(exc).__name__
         try:

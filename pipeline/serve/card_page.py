@@ -17,6 +17,7 @@ import click
 import duckdb
 
 from pipeline.paths import DB_ENV, default_db_path
+from pipeline.store.versions import DatabaseUnusable, check_schema
 
 FORMATS = ("text", "md", "html")
 
@@ -155,6 +156,7 @@ def render_card_page_from_path(db_path, name: str, fmt: str = "text") -> str:
         raise FileNotFoundError(f"no database at {path}: build one with `mtg-pipeline refresh`")
     con = duckdb.connect(str(path), read_only=True)
     try:
+        check_schema(con, path)  # SchemaMismatch names the rebuild command (pipeline/store/versions.py)
         return render_card_page(con, name, fmt)
     finally:
         con.close()
@@ -331,7 +333,7 @@ def card_command(name: str, db: Path | None, fmt: str) -> None:
     """
     try:
         page = render_card_page_from_path(db if db is not None else default_db_path(), name, fmt)
-    except (LookupError, FileNotFoundError) as exc:
+    except (LookupError, FileNotFoundError, DatabaseUnusable) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
     click.echo(page, nl=False)

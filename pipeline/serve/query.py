@@ -4,6 +4,9 @@ Queries run on a connection that is read-only and has DuckDB's external access d
 (``enable_external_access = false``, configuration locked): statements that write, ``ATTACH``,
 ``COPY … TO``, ``EXPORT DATABASE``, ``INSTALL`` and file-reading table functions (``read_csv``,
 ``glob``, …) are refused with :class:`QueryRefused` unless the caller allows them explicitly.
+A database of another schema version is refused with
+:class:`~pipeline.store.versions.SchemaMismatch` (naming the rebuild command); a refresh that
+is appending its run record holds the file for a moment, and opening waits for it.
 """
 
 from __future__ import annotations
@@ -13,6 +16,9 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
+
+from pipeline.store.runs import connect_retrying
+from pipeline.store.versions import check_schema
 
 
 class DatabaseMissing(Exception):
@@ -27,7 +33,10 @@ def connect(db_path: str | Path, *, allow_writes: bool = False, allow_external: 
             ) -> duckdb.DuckDBPyConnection:
     """Open ``db_path`` for queries: read-only and without external access unless allowed.
 
-    Raises DatabaseMissing if the file does not exist.
+    Raises DatabaseMissing if the file does not exist; SchemaMismatch (another schema version)
+    or NotADatabase (another kind of file), both
+    :class:`~pipeline.store.versions.DatabaseUnusable`; DatabaseBusy when another process holds
+    the file read-write for longer than a few seconds.
     """
     db_path = Path(db_path)
     if not db_path.exists():
@@ -35,7 +44,13 @@ def connect(db_path: str | Path, *, allow_writes: bool = False, allow_external: 
     config = {"autoinstall_known_extensions": False, "autoload_known_extensions": allow_external}
     if not allow_external:
         config.update(enable_external_access=False, lock_configuration=True)
-    return duckdb.connect(str(db_path), read_only=not allow_writes, config=config)
+    con = connect_retrying(db_path, read_only=not allow_writes, wait=5.0, config=config)
+    try:
+        check_schema(con, db_path)
+    except BaseException:
+        con.close()
+        raise
+    return con
 
 
 def connect_read_only(db_path: str | Path) -> duckdb.DuckDBPyConnection:

@@ -3,7 +3,12 @@
 The new database is written to ``<db>.tmp-<pid>`` beside the target, closed (checkpointed),
 and moved over the target with :func:`os.replace`, so readers see either the old file or the
 new one, never a half-written one. The previous database is opened read-only, only to carry
-over the ``runs`` history and the ``parse_cache``.
+over the ``runs`` history and the ``parse_cache``. A ``<db>.wal`` left by a process killed
+while writing the previous database is folded in (or, failing that, removed) before the swap:
+DuckDB would otherwise replay it onto the new file and refuse to open it. Leftover
+``<db>.tmp-<pid>`` files of killed refreshes are removed by :func:`clean_leftovers` (called
+under the refresh lock). ``pipeline.faults.fault_point`` marks the stages a crash test can
+kill the process at (docs/reliability.md).
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -19,11 +25,14 @@ from typing import Callable
 import duckdb
 import pandas as pd
 
+from pipeline.faults import fault_point
 from pipeline.normalize.collect import CardCollection
 from pipeline.normalize.model import SourceInfo
 from pipeline.parse import GRAMMAR_VERSION
 from pipeline.store.abilities import FaceParser
+from pipeline.store.runs import connect_retrying, open_previous
 from pipeline.store.schema import SCHEMA_VERSION, TABLES, create_tables
+from pipeline.store.versions import read_versions
 from pipeline.store.views import create_views
 
 Step = Callable[[str, int], Callable[[int], None]]  # (label, total) → tick(n)
@@ -45,17 +54,20 @@ def ruling_id(oracle_id: str, published_at, comment: str) -> str:
 def read_previous(db_path: Path) -> tuple[list[tuple], dict[str, list[dict]]]:
     """Return (runs rows, parse cache for the current grammar) of an existing database, or empty ones.
 
-    A missing, unreadable or older-schema file gives what can be read (at worst nothing): the
-    new build does not depend on it.
+    A database of the current schema gives its ``runs`` rows and its ``parse_cache`` for
+    :data:`GRAMMAR_VERSION`. One of another schema version (rebuilt with ``--force``, see
+    :mod:`pipeline.store.versions`) gives its ``runs`` rows mapped onto the current columns by
+    name (a column it lacks is NULL) and no parse cache. A missing file gives nothing.
+    Raises DatabaseBusy / NotADatabase (:func:`pipeline.store.runs.open_previous`).
     """
-    if not db_path.exists():
+    con = open_previous(db_path)
+    if con is None:
         return [], {}
     try:
-        con = duckdb.connect(str(db_path), read_only=True)
-    except duckdb.Error:
-        return [], {}
-    try:
-        runs = _safe_rows(con, "SELECT * FROM runs ORDER BY run_id")
+        same_schema = read_versions(con)["schema_version"] == str(SCHEMA_VERSION)
+        runs = _carry_runs(con)
+        if not same_schema:
+            return runs, {}
         cache = {
             k: json.loads(v)
             for k, v in _safe_rows(con, "SELECT text_hash, abilities FROM parse_cache WHERE grammar_version = ?",
@@ -64,6 +76,59 @@ def read_previous(db_path: Path) -> tuple[list[tuple], dict[str, list[dict]]]:
         return runs, cache
     finally:
         con.close()
+
+
+def _carry_runs(con) -> list[tuple]:
+    """The ``runs`` rows in the current column order, matched by column name (missing → NULL)."""
+    wanted = [col for col, _, _ in TABLES["runs"][1]]
+    have = {r[0] for r in _safe_rows(con, "SELECT column_name FROM information_schema.columns "
+                                          "WHERE table_name = 'runs'")}
+    if "run_id" not in have:
+        return []
+    select = ", ".join(f'"{c}"' if c in have else "NULL" for c in wanted)
+    return _safe_rows(con, f"SELECT {select} FROM runs ORDER BY run_id")
+
+
+_LEFTOVER = re.compile(r"\.tmp-\d+(\.wal)?$")
+
+
+def clean_leftovers(db_path: Path) -> list[Path]:
+    """Remove ``<db>.tmp-<pid>`` files (and their ``.wal``) left by killed refreshes; return what was removed.
+
+    Call only while holding the refresh lock on ``db_path``: then no other refresh is writing
+    such a file, so every one present is a leftover of a dead process.
+    """
+    removed = []
+    if not db_path.parent.is_dir():
+        return removed
+    prefix = db_path.name
+    for p in sorted(db_path.parent.iterdir()):
+        if p.name.startswith(prefix) and _LEFTOVER.fullmatch(p.name[len(prefix):]) and p.is_file():
+            p.unlink()
+            removed.append(p)
+    return removed
+
+
+def _settle_wal(db_path: Path) -> None:
+    """Make sure no ``<db>.wal`` of the previous database survives the swap (see module docstring).
+
+    First try to fold it into the old file (open read-write, checkpoint); if another process
+    holds the file, remove it: its committed ``runs`` rows were already carried over by
+    :func:`read_previous`, which replays the log read-only.
+    """
+    wal = db_path.with_name(db_path.name + ".wal")
+    if not wal.exists():
+        return
+    try:
+        con = connect_retrying(db_path, read_only=False, wait=1.0)
+        try:
+            con.execute("CHECKPOINT")
+        finally:
+            con.close()
+    except Exception:  # busy or unreadable: removing the log is the safe fallback
+        pass
+    if wal.exists():
+        wal.unlink()
 
 
 def _safe_rows(con, sql: str, params=None) -> list[tuple]:
@@ -102,6 +167,8 @@ def build_database(
             con.execute("CHECKPOINT")
         finally:
             con.close()
+        _settle_wal(db_path)
+        fault_point("before_swap")
         os.replace(tmp, db_path)
     except BaseException:
         _remove(tmp)
@@ -143,11 +210,14 @@ def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text
     _insert_df(con, "abilities", pd.DataFrame(rows, columns=[col for col, _, _ in TABLES["abilities"][1]]))
     _insert_df(con, "parse_cache", pd.DataFrame(parser.cache_rows(),
                                                 columns=[col for col, _, _ in TABLES["parse_cache"][1]]))
+    fault_point("parse")
     counts = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
               for t in ("cards", "faces", "abilities", "rulings", "printings", "other_objects")}
     counts.update(_derive(con))
+    fault_point("load")
     if rules_text is not None:
         counts.update(_annotate(con, rules_text))
+        fault_point("annotate")
     create_views(con)  # SQL views over the ASTs (pipeline/store/views.py), after derive and annotate
     meta = {
         "schema_version": str(SCHEMA_VERSION),
