@@ -131,15 +131,29 @@ t0 = time.perf_counter()
 import pipeline.parse
 t1 = time.perf_counter()
 from pipeline.parse.grammar import get_parser
+c1 = time.process_time()
 get_parser()
 t2 = time.perf_counter()
-print(json.dumps({"import_s": t1 - t0, "build_s": t2 - t1, "grammar_version": pipeline.parse.GRAMMAR_VERSION}))
+print(json.dumps({"import_s": t1 - t0, "build_s": t2 - t1, "build_cpu_s": time.process_time() - c1,
+                  "grammar_version": pipeline.parse.GRAMMAR_VERSION}))
 """
+
+
+def parse_section(quick: bool) -> dict:
+    log("loading unique faces")
+    faces, stats = unique_faces(MTGJSON_DIR)
+    if quick:
+        faces = faces[::10]
+    log(f"parse: {len(faces)} faces, ours vs phase interleaved")
+    out = bench_parse(faces)
+    out["corpus"] = stats
+    return out
 
 
 def bench_grammar() -> dict:
     runs = [child_python(GRAMMAR_CODE) for _ in range(2)]
     return {"first_build_s": runs[0]["result"]["build_s"], "second_build_s": runs[1]["result"]["build_s"],
+            "first_build_cpu_s": runs[0]["result"]["build_cpu_s"], "second_build_cpu_s": runs[1]["result"]["build_cpu_s"],
             "import_s": runs[1]["result"]["import_s"], "grammar_version": runs[0]["result"]["grammar_version"],
             "process_s": [r["wall_s"] for r in runs]}
 
@@ -447,7 +461,7 @@ def bench_stream(work: Path, min_bytes: int) -> dict:
 
 def bench_profile(work: Path) -> dict:
     res = run_child([sys.executable, str(SRC / "benchmarks" / "profile_refresh.py"), "--source", str(MTGJSON_DIR),
-                     "--rules", str(RULES), "--db", str(work / "profile.duckdb"), "--json"])
+                     "--rules", str(RULES), "--db", str(work / "profile.duckdb"), "--timers", "--json"])
     return json.loads(res["stdout"].strip().splitlines()[-1])
 
 
@@ -504,7 +518,8 @@ def render(r: dict) -> str:
     g = r.get("grammar")
     if g:
         row(f"| grammar construction (Lark LALR, fresh process; 1st / 2nd start) | {g['first_build_s']:.1f} s / "
-            f"{g['second_build_s']:.1f} s (+ {g['import_s']:.1f} s imports) | — | paid by every process that parses |")
+            f"{g['second_build_s']:.1f} s ({g['first_build_cpu_s']:.1f} / {g['second_build_cpu_s']:.1f} s CPU; "
+            f"+ {g['import_s']:.1f} s imports) | — | paid once by every process that parses, inside every refresh below |")
     p = r.get("parse")
     if p:
         o, ph = p["ours"], p["phase"]
@@ -549,13 +564,16 @@ def render(r: dict) -> str:
             row(f"| stream, `{what}` | {w['records_per_s']:,.0f} records/s, {w['mb_per_s']:.0f} MB/s "
                 f"({w['gz_mb_per_s']:.0f} MB/s gz), peak RSS {w['rss_mb']:,.0f} MB ({w['seconds']:.0f} s, {w['cpu_s']:.0f} s CPU) | "
                 f"≤ 1.5 GB | RSS {_ok(w['rss_mb'], TARGETS['stream_rss_mb'])} |")
+    for name, err in r.get("failed", {}).items():
+        row(f"| {name} | **failed**: {err} | | |")
     pr = r.get("profile")
     if pr:
-        lines += ["", f"Profile of one cold MTGJSON refresh (cProfile, in-process, {pr['total_s']:.0f} s under the "
-                      "profiler; stage = cumulative time of its entry function):", "",
-                  "| stage | seconds | share |", "|---|---|---|"]
-        for stage, secs in pr["stages"]:
-            lines.append(f"| {stage} | {secs:.1f} | {secs / pr['total_s']:.0%} |")
+        lines += ["", f"Stages of one more cold MTGJSON refresh (in-process, no profiler: time inside each stage's "
+                      f"entry function, `benchmarks/profile_refresh.py --timers`; {pr['total_s']:.0f} s wall, "
+                      f"{pr['total_cpu_s']:.0f} s CPU):", "",
+                  "| stage | wall s | CPU s | share of CPU |", "|---|---|---|---|"]
+        for stage, wall, cpu in pr["stages"]:
+            lines.append(f"| {stage} | {wall:.1f} | {cpu:.1f} | {cpu / pr['total_cpu_s']:.0%} |")
     return "\n".join(lines) + "\n"
 
 
@@ -590,26 +608,23 @@ def main(argv=None) -> int:
 
     r: dict = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "quick": args.quick,
                "machine": machine(), "grammar_version": grammar_version()}
+    sections = {
+        "grammar": lambda: bench_grammar(),
+        "parse": lambda: parse_section(args.quick),
+        "refresh": lambda: bench_refreshes(work, args.quick),
+        "stream": lambda: bench_stream(work, (256 << 20) if args.quick else 2 * GiB),
+        "profile": lambda: bench_profile(work),
+    }
     try:
-        if "grammar" in only:
-            log("grammar construction (2 fresh processes)")
-            r["grammar"] = bench_grammar()
-        if "parse" in only:
-            log("loading unique faces")
-            faces, stats = unique_faces(MTGJSON_DIR)
-            if args.quick:
-                faces = faces[::10]
-            log(f"parse: {len(faces)} faces, ours vs phase interleaved")
-            r["parse"] = bench_parse(faces)
-            r["parse"]["corpus"] = stats
-            del faces
-        if "refresh" in only:
-            r["refresh"] = bench_refreshes(work, args.quick)
-        if "stream" in only:
-            r["stream"] = bench_stream(work, (256 << 20) if args.quick else 2 * GiB)
-        if "profile" in only:
-            log("profile: one cold MTGJSON refresh under cProfile")
-            r["profile"] = bench_profile(work)
+        for name, fn in sections.items():
+            if name not in only:
+                continue
+            log(f"== {name}")
+            try:
+                r[name] = fn()
+            except Exception as exc:  # noqa: BLE001 - report the failure, go on with the other sections
+                log(f"{name} failed: {type(exc).__name__}: {exc}")
+                r.setdefault("failed", {})[name] = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
     finally:
         if args.workdir is None:
             shutil.rmtree(work, ignore_errors=True)
