@@ -283,7 +283,7 @@ class ToAst(Transformer):
                "defending_controls", "they_control", "its_controller_controls", "zone", "battlefield",
                "power", "toughness", "mv", "greatest", "with_keyword", "without_keyword", "with_counter",
                "chosen", "your_choice", "named", "attacking_you", "blocking", "thats", "isnt", "attacked",
-               "dealt_damage", "other_than", "attached", "attached_to_it", "exiled_with", "of_that_type"):
+               "dealt_damage", "dealt_damage_by", "that_targets", "other_than", "attached", "attached_to_it", "exiled_with", "of_that_type"):
         locals()["p_" + _n] = _post(_n)
     for _n in ("your_graveyard", "a_graveyard", "graveyards", "your_hand", "your_library", "exile",
                "opp_graveyard", "tp_graveyard", "their_graveyard", "their_hand", "that_player_graveyard",
@@ -841,6 +841,18 @@ class ToAst(Transformer):
             act.extra["duration"] = ch[1]
         return act
 
+    def c_instead_action(self, meta, ch):
+        act = ch[0]
+        if isinstance(act, A.Action):
+            act.extra["instead"] = True
+        return act
+
+    def c_subject_instead(self, meta, ch):
+        act = self.c_subject(meta, ch[:2])
+        if isinstance(act, A.Action):
+            act.extra["instead"] = True
+        return act
+
     def c_may(self, meta, ch):
         act = self.c_subject(meta, ch[:2])
         if isinstance(act, A.Action):
@@ -882,7 +894,8 @@ class ToAst(Transformer):
 
     for _n in ("control", "not_control", "you_do", "you_dont", "your_turn", "kicked", "is_a", "has", "life",
                "cast_from_hand", "would_die", "cast_it", "searched", "win_flip", "lose_flip", "attacked", "state",
-               "has_counter", "no_counters", "played_land"):
+               "has_counter", "no_counters", "played_land", "win", "cant", "does", "werewolf", "died", "in_zone",
+               "would_put"):
         locals()["cd_" + _n] = _cd(_n)
     del _n
 
@@ -904,7 +917,7 @@ class ToAst(Transformer):
             return A.Action("activate_only", extra={"restriction": name, **({"condition": A.Unparsed(rest)} if rest else {})}, text=self._t(meta))
         return f
 
-    for _n in ("instant", "sorcery", "once", "your_turn", "upkeep", "combat", "if", "sorcery_once", "before", "limit"):
+    for _n in ("your_turn_before_attackers", "instant", "sorcery", "once", "your_turn", "upkeep", "combat", "if", "sorcery_once", "before", "limit"):
         locals()["ar_" + _n] = _ar(_n)
     del _n
 
