@@ -72,6 +72,8 @@ def _self_names(name: str, type_line: str) -> tuple[str, ...]:
             out.add(part.split(" the ", 1)[0].strip())
         elif "Legendary" in type_line and " of " in part:
             out.add(part.split(" of ", 1)[0].strip())
+        elif re.search(r"Legendary (Artifact )?(Creature|Planeswalker)", type_line) and " " in part:
+            out.add(part.split(" ", 1)[0])  # "Rasputin" for "Rasputin Dreamweaver"
     return tuple(sorted((n for n in out if len(n) > 1), key=len, reverse=True))
 
 

@@ -283,7 +283,7 @@ class ToAst(Transformer):
                "defending_controls", "they_control", "its_controller_controls", "zone", "battlefield",
                "power", "toughness", "mv", "greatest", "with_keyword", "without_keyword", "with_counter",
                "chosen", "your_choice", "named", "attacking_you", "blocking", "thats", "isnt", "attacked",
-               "dealt_damage", "dealt_damage_by", "that_targets", "other_than", "attached", "attached_to_it", "exiled_with", "of_that_type"):
+               "dealt_damage", "dealt_damage_by", "that_targets", "this_way", "other_than", "attached", "attached_to_it", "exiled_with", "of_that_type"):
         locals()["p_" + _n] = _post(_n)
     for _n in ("your_graveyard", "a_graveyard", "graveyards", "your_hand", "your_library", "exile",
                "opp_graveyard", "tp_graveyard", "their_graveyard", "their_hand", "that_player_graveyard",
@@ -788,6 +788,15 @@ class ToAst(Transformer):
     def s_as_enters_may(self, meta, ch):
         return A.Sentence([A.Action("as_enters_may", subject=A.Obj("self", None, ["~"], "~"), extra={"rest": A.Unparsed(self._rest_text(ch))}, text=self._t(meta))])
 
+    def this_way_verb(self, meta, ch):
+        return self._low(meta)
+
+    def s_if_after(self, meta, ch):
+        return A.Sentence(list(ch[0]), condition=ch[1])
+
+    def mk_that_type(self, meta, ch):
+        return A.AddMana("chosen_color", of_type=True)
+
     def s_delayed(self, meta, ch):
         return A.Sentence(list(ch[0]), condition=ch[1])
 
@@ -840,6 +849,11 @@ class ToAst(Transformer):
         if isinstance(act, A.Action):
             act.extra["duration"] = ch[1]
         return act
+
+    def c_may_instead(self, meta, ch):
+        m = _first(ch, A.AddMana)
+        m.instead = True
+        return m
 
     def c_instead_action(self, meta, ch):
         act = ch[0]
@@ -895,7 +909,7 @@ class ToAst(Transformer):
     for _n in ("control", "not_control", "you_do", "you_dont", "your_turn", "kicked", "is_a", "has", "life",
                "cast_from_hand", "would_die", "cast_it", "searched", "win_flip", "lose_flip", "attacked", "state",
                "has_counter", "no_counters", "played_land", "win", "cant", "does", "werewolf", "died", "in_zone",
-               "would_put"):
+               "would_put", "activated_times", "is_supertype"):
         locals()["cd_" + _n] = _cd(_n)
     del _n
 
