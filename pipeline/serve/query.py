@@ -73,10 +73,13 @@ def run_query(db_path: str | Path, sql: str, params: dict[str, object] | None = 
         raise QueryRefused(f"refused: the statement reads or writes outside the database "
                            f"(files, ATTACH, COPY, extensions); pass --allow-external to permit it "
                            f"[{_first_line(exc)}]") from exc
-    except duckdb.InvalidInputException as exc:
-        if "read-only mode" in str(exc):
+    except duckdb.Error as exc:
+        if "read-only mode" in str(exc):  # INSERT/UPDATE/DELETE/CREATE/DROP…, ATTACH ':memory:'
             raise QueryRefused(f"refused: the database is opened read-only; pass --allow-writes to modify it "
                                f"[{_first_line(exc)}]") from exc
+        if "configuration has been locked" in str(exc):  # SET enable_external_access = true, SET threads …
+            raise QueryRefused(f"refused: settings are locked while access outside the database is off; "
+                               f"pass --allow-external to change them [{_first_line(exc)}]") from exc
         raise
     finally:
         con.close()
