@@ -24,11 +24,11 @@ CORPUS = Path(__file__).parents[1].parent / "shared" / "corpus"
 MTGJSON = CORPUS / "mtgjson-v5-20220425"
 
 FLOORS = {
-    "cost_structured": 0.985,     # issue target 0.99
+    "cost_structured": 0.99,      # issue target 0.99 (reached)
     "mana_ability_fully": 0.995,  # issue target 0.995 (reached)
     "add_mana_nodes": 0.95,       # AddMana nodes without Unparsed / sentences mentioning "add … mana"
     "copy_nodes": 0.73,           # issue target 0.995
-    "faces_fully": 0.53,          # peer phase.rs: 0.929
+    "faces_fully": 0.55,          # peer phase.rs: 0.929
 }
 
 

@@ -177,11 +177,15 @@ class ToAst(Transformer):
         return [c for c in ch if isinstance(c, str)]
 
     def dlist(self, meta, ch):
-        words = []
-        for i, c in enumerate(ch):
-            if i:
+        words: list[str] = []
+        for c in ch:
+            if isinstance(c, _Quant):  # "another creature or a Treasure": quantifier of a later item
                 words.append("or")
-            words.extend(c)
+                words.append(c.name)
+            elif isinstance(c, list):
+                if words and words[-1] != c[0] and (not words or words[-2:-1] != ["or"]):
+                    words.append("or")
+                words.extend(c)
         return words
 
     def obj(self, meta, ch):
@@ -486,6 +490,15 @@ class ToAst(Transformer):
     c_remove_counters = _ac("remove_counters")
     c_remove_counters_all = _ac("remove_counters")
     c_discard_random = _ac("discard")
+    c_life_half = _ac("pay_life")
+    c_put_library = _ac("put_on_library")
+
+    def c_mana_each(self, meta, ch):
+        return A.ActionCost("pay_mana", _first(ch, A.Obj), A.Amount("for_each", text=self._t(meta)),
+                            next((c.kind for c in ch if isinstance(c, _Counter)), None), None, self._t(meta))
+
+    def c_life_or_mana(self, meta, ch):
+        return A.ActionCost("pay_life_or_mana", None, _first(ch, A.Amount), None, None, self._t(meta))
 
     def c_remove_counters_any_number(self, meta, ch):
         c = self._c_remove(meta, ch)
