@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import pandas as pd
 
 from pipeline.annotate.citations import extract_citations
 from pipeline.annotate.features import Feature, card_features
@@ -32,6 +31,7 @@ from pipeline.annotate.mapping import (
 )
 from pipeline.annotate.ruling_links import link_ruling
 from pipeline.sources.comprehensive_rules import parse_comprehensive_rules
+from pipeline.store.ddl import create_table, insert_rows, sql_literal
 
 __all__ = ["annotate", "ANNOTATION_TABLES"]
 
@@ -96,32 +96,15 @@ def _columns(con: duckdb.DuckDBPyConnection, table: str) -> set[str]:
 def _create(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("DROP VIEW IF EXISTS card_rules")
     for table, (comment, columns) in ANNOTATION_TABLES.items():
-        con.execute(f"DROP TABLE IF EXISTS {table}")
-        cols = ", ".join(f"{n} {t}" for n, t, _ in columns)
-        con.execute(f"CREATE TABLE {table} ({cols})")
-        con.execute(f"COMMENT ON TABLE {table} IS {_quote(comment)}")
-        for n, _, c in columns:
-            con.execute(f"COMMENT ON COLUMN {table}.{n} IS {_quote(c)}")
+        create_table(con, table, comment, columns, replace=True)
     con.execute(CARD_RULES_VIEW)
     con.execute("COMMENT ON VIEW card_rules IS "
-                + _quote("Rules per card: cited by its rulings ∪ inferred from its features (how = 'cited'|'inferred')."))
+                + sql_literal("Rules per card: cited by its rulings ∪ inferred from its features (how = 'cited'|'inferred')."))
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[tuple]) -> None:
     """Insert ``rows`` (tuples in column order) into ``table`` in one statement."""
-    if not rows:
-        return
-    columns = [n for n, _, _ in ANNOTATION_TABLES[table][1]]
-    df = pd.DataFrame(rows, columns=columns)
-    con.register("_annotate_rows", df)
-    try:
-        con.execute(f"INSERT INTO {table} SELECT * FROM _annotate_rows")
-    finally:
-        con.unregister("_annotate_rows")
-
-
-def _quote(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
+    insert_rows(con, table, [n for n, _, _ in ANNOTATION_TABLES[table][1]], rows)
 
 
 def annotate(con: duckdb.DuckDBPyConnection, rules_text: str,

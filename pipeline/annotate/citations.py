@@ -122,7 +122,7 @@ def extract_citations(text: str) -> list[Citation]:
         found.extend(_items(m.group("list"), m.start("list"), sections))
         covered.append((m.start("list"), m.end("list")))
     for m in _DOTTED_LIST_RE.finditer(text):
-        s, e = m.start("list"), m.end("list")
+        s = m.start("list")
         if any(cs <= s < ce for cs, ce in covered):
             continue
         found.extend(_items(m.group("list"), s, False))

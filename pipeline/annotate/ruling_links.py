@@ -222,7 +222,6 @@ def link_ruling(ruling_id: str, comment: str, card_name: str, abilities: list[di
         owner = m.group("owner")
         if not any(owner.endswith(f) or owner.endswith(f.split(",")[0]) for f in faces):
             return None
-    norm = {a["ability_id"]: normalize(strip_reminder(a["text"]), card_name) for a in abilities}
     norm_full = {a["ability_id"]: normalize(a["text"], card_name) for a in abilities}
 
     # 1. quoted text

@@ -23,15 +23,17 @@ from pathlib import Path
 from typing import Callable
 
 import duckdb
-import pandas as pd
 
+from pipeline.annotate import annotate
+from pipeline.derive import derive
 from pipeline.faults import fault_point
 from pipeline.normalize.collect import CardCollection
 from pipeline.normalize.model import SourceInfo
 from pipeline.parse import GRAMMAR_VERSION
 from pipeline.store.abilities import FaceParser
+from pipeline.store.ddl import insert_rows
 from pipeline.store.runs import connect_retrying, open_previous
-from pipeline.store.schema import SCHEMA_VERSION, TABLES, create_tables
+from pipeline.store.schema import SCHEMA_VERSION, columns_of, create_tables
 from pipeline.store.versions import read_versions
 from pipeline.store.views import create_views
 
@@ -80,7 +82,7 @@ def read_previous(db_path: Path) -> tuple[list[tuple], dict[str, list[dict]]]:
 
 def _carry_runs(con) -> list[tuple]:
     """The ``runs`` rows in the current column order, matched by column name (missing → NULL)."""
-    wanted = [col for col, _, _ in TABLES["runs"][1]]
+    wanted = columns_of("runs")
     have = {r[0] for r in _safe_rows(con, "SELECT column_name FROM information_schema.columns "
                                           "WHERE table_name = 'runs'")}
     if "run_id" not in have:
@@ -162,7 +164,7 @@ def build_database(
         con = duckdb.connect(str(tmp))
         try:
             result = _fill(con, collection, source, cache, rules_text, step)
-            con.executemany(f"INSERT INTO runs VALUES ({', '.join('?' * len(TABLES['runs'][1]))})",
+            con.executemany(f"INSERT INTO runs VALUES ({', '.join('?' * len(columns_of('runs')))})",
                             old_runs + [run_row(result.counts, result.parsed)])
             con.execute("CHECKPOINT")
         finally:
@@ -185,38 +187,31 @@ def _remove(path: Path) -> None:
 def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text, step) -> BuildResult:
     create_tables(con)
     cards = sorted(collection.cards.values(), key=lambda c: (c.name, c.oracle_id))
-    _insert_df(con, "cards", pd.DataFrame(
-        [(c.oracle_id, c.name, c.layout, c.mana_cost, c.mana_value, c.type_line, c.oracle_text,
-          c.colors, c.color_identity, c.keywords, [], c.source_produced_mana) for c in cards],
-        columns=[col for col, _, _ in TABLES["cards"][1]]))
-    _insert_df(con, "faces", pd.DataFrame(
-        [(c.oracle_id, f.face_index, f.name, f.mana_cost, f.type_line, f.oracle_text, f.power, f.toughness,
-          f.loyalty, f.defense) for c in cards for f in c.faces],
-        columns=[col for col, _, _ in TABLES["faces"][1]]))
-    _insert_df(con, "printings", pd.DataFrame(
-        sorted((c.oracle_id, *p) for c in cards for p in c.printings),
-        columns=[col for col, _, _ in TABLES["printings"][1]]))
-    _insert_df(con, "other_objects", pd.DataFrame(
-        [(o.oracle_id, o.name, o.layout, o.type_line, o.oracle_text) for o in collection.other.values()],
-        columns=[col for col, _, _ in TABLES["other_objects"][1]]))
-    _insert_df(con, "rulings", pd.DataFrame(
-        [(ruling_id(r.oracle_id, r.published_at, r.comment), r.oracle_id, r.source, r.published_at, r.comment)
-         for r in collection.rulings.values()],
-        columns=[col for col, _, _ in TABLES["rulings"][1]]))
+    insert_rows(con, "cards", columns_of("cards"), (
+        (c.oracle_id, c.name, c.layout, c.mana_cost, c.mana_value, c.type_line, c.oracle_text,
+         c.colors, c.color_identity, c.keywords, [], c.source_produced_mana) for c in cards))
+    insert_rows(con, "faces", columns_of("faces"), (
+        (c.oracle_id, f.face_index, f.name, f.mana_cost, f.type_line, f.oracle_text, f.power, f.toughness,
+         f.loyalty, f.defense) for c in cards for f in c.faces))
+    insert_rows(con, "printings", columns_of("printings"),
+                sorted((c.oracle_id, *p) for c in cards for p in c.printings))
+    insert_rows(con, "other_objects", columns_of("other_objects"), (
+        (o.oracle_id, o.name, o.layout, o.type_line, o.oracle_text) for o in collection.other.values()))
+    insert_rows(con, "rulings", columns_of("rulings"), (
+        (ruling_id(r.oracle_id, r.published_at, r.comment), r.oracle_id, r.source, r.published_at, r.comment)
+        for r in collection.rulings.values()))
 
     parser = FaceParser(cache)
     tick = step("parse", len(cards)) if step else None
-    rows = list(parser.ability_rows(cards, tick))
-    _insert_df(con, "abilities", pd.DataFrame(rows, columns=[col for col, _, _ in TABLES["abilities"][1]]))
-    _insert_df(con, "parse_cache", pd.DataFrame(parser.cache_rows(),
-                                                columns=[col for col, _, _ in TABLES["parse_cache"][1]]))
+    insert_rows(con, "abilities", columns_of("abilities"), parser.ability_rows(cards, tick))
+    insert_rows(con, "parse_cache", columns_of("parse_cache"), parser.cache_rows())
     fault_point("parse")
     counts = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
               for t in ("cards", "faces", "abilities", "rulings", "printings", "other_objects")}
-    counts.update(_derive(con))
+    counts.update(derive(con))  # produced mana (pipeline/derive)
     fault_point("load")
     if rules_text is not None:
-        counts.update(_annotate(con, rules_text))
+        counts.update(annotate(con, rules_text))  # rules, citations, links (pipeline/annotate)
         fault_point("annotate")
     create_views(con)  # SQL views over the ASTs (pipeline/store/views.py), after derive and annotate
     meta = {
@@ -229,26 +224,3 @@ def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text
     }
     con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
     return BuildResult(counts, parser.parsed)
-
-
-def _insert_df(con, table: str, df: pd.DataFrame) -> None:
-    if len(df):
-        con.register("_df", df)
-        con.execute(f"INSERT INTO {table} SELECT * FROM _df")
-        con.unregister("_df")
-
-
-def _derive(con) -> dict[str, int]:
-    try:
-        from pipeline.derive import derive
-    except ImportError:  # derive stage not present in this checkout
-        return {}
-    return derive(con)
-
-
-def _annotate(con, rules_text: str) -> dict[str, int]:
-    try:
-        from pipeline.annotate import annotate
-    except ImportError:  # annotate stage not present in this checkout
-        return {}
-    return annotate(con, rules_text)

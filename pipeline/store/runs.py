@@ -20,7 +20,7 @@ from pathlib import Path
 
 import duckdb
 
-from pipeline.store.schema import SCHEMA_VERSION, TABLES, create_tables
+from pipeline.store.schema import SCHEMA_VERSION, columns_of, create_tables
 from pipeline.store.versions import NotADatabase
 
 #: Seconds to retry opening a database another process holds (DuckDB file lock), then give up.
@@ -143,7 +143,7 @@ def append_run(db_path: Path, record: RunRecord) -> None:
         if fresh:
             create_tables(con)
             con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
-        placeholders = ", ".join("?" * len(TABLES["runs"][1]))
+        placeholders = ", ".join("?" * len(columns_of("runs")))
         con.execute(f"INSERT INTO runs VALUES ({placeholders})", list(record.row()))
     finally:
         con.close()

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import duckdb
 
+from pipeline.store.ddl import create_table
+
 SCHEMA_VERSION = 1
 
 # table → (table comment, [(column, type, comment)])
@@ -101,12 +103,9 @@ TABLES: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
 def create_tables(con: duckdb.DuckDBPyConnection) -> None:
     """Create every table of :data:`TABLES` with its comments in the open database ``con``."""
     for table, (comment, columns) in TABLES.items():
-        cols = ", ".join(f"{name} {type_}" for name, type_, _ in columns)
-        con.execute(f"CREATE TABLE {table} ({cols})")
-        con.execute(f"COMMENT ON TABLE {table} IS {_quote(comment)}")
-        for name, _, col_comment in columns:
-            con.execute(f"COMMENT ON COLUMN {table}.{name} IS {_quote(col_comment)}")
+        create_table(con, table, comment, columns)
 
 
-def _quote(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
+def columns_of(table: str) -> list[str]:
+    """Column names of ``table`` (a key of :data:`TABLES`), in order."""
+    return [name for name, _, _ in TABLES[table][1]]

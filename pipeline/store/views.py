@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import duckdb
 
+from pipeline.store.ddl import comment_relation
+
 
 @dataclass(frozen=True)
 class View:
@@ -383,12 +385,7 @@ def create_views(con: duckdb.DuckDBPyConnection) -> list[str]:
             [view.name]).fetchall()]
         if actual != list(view.columns):
             raise ValueError(f"view {view.name}: columns {actual} differ from the documented {list(view.columns)}")
-        con.execute(f"COMMENT ON VIEW {view.name} IS {_quote(view.comment)}")
-        for column, comment in view.columns.items():
-            con.execute(f"COMMENT ON COLUMN {view.name}.{column} IS {_quote(comment)}")
+        comment_relation(con, view.name, view.comment, view.columns, kind="VIEW")
         created.append(view.name)
     return created
 
-
-def _quote(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
