@@ -737,6 +737,14 @@ class ToAst(Transformer):
     ce_has_this_ability = _ce("has_this_ability")
     ce_has_keyword_this = _ce("has_keyword")
 
+    def ce_has_keyword_ability(self, meta, ch):
+        q = next((c for c in ch if isinstance(c, Token) and c.type == "QUOTED"), None)
+        kws = [k for c in ch if isinstance(c, list) for k in c if isinstance(k, A.Keyword)]
+        return A.CopyException("has_ability", kws + ([self._tok(q)] if q is not None else []), self._t(meta))
+
+    def c_copy_instead(self, meta, ch):
+        return ch[0]
+
     def copy_duration(self, meta, ch):
         return [A.CopyException("duration", ch[0], self._t(meta))]
 
