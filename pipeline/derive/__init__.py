@@ -19,16 +19,13 @@ from pipeline.derive.mana import (
     produced_mana_for_face,
 )
 from pipeline.derive.schema import CARD_COLUMNS, MANA_ABILITIES, PRODUCED_MANA_COMMENT
+from pipeline.store.ddl import create_table, sql_literal
 
 __all__ = ["derive", "produced_mana_for_face", "face_mana", "card_mana", "analyze_ability"]
 
 
 #: Node names without which an ability's AST cannot add mana, grant it or create a token.
 _MANA_MARKERS = ('"AddMana"', '"CreateToken"', '"GrantAbility"')
-
-
-def _quote(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 def derive(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
@@ -94,8 +91,8 @@ def derive(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     for col, type_, comment in CARD_COLUMNS:
         con.execute(f"ALTER TABLE cards ADD COLUMN IF NOT EXISTS {col} {type_} DEFAULT {defaults[type_]}")
         con.execute(f"UPDATE cards SET {col} = {defaults[type_]} WHERE {col} IS DISTINCT FROM {defaults[type_]}")
-        con.execute(f"COMMENT ON COLUMN cards.{col} IS {_quote(comment)}")
-    con.execute(f"COMMENT ON COLUMN cards.produced_mana IS {_quote(PRODUCED_MANA_COMMENT)}")
+    for col, text in [("produced_mana", PRODUCED_MANA_COMMENT)] + [(c, t) for c, _, t in CARD_COLUMNS]:
+        con.execute(f"COMMENT ON COLUMN cards.{col} IS {sql_literal(text)}")
     con.execute("UPDATE cards SET produced_mana = [] WHERE produced_mana IS DISTINCT FROM []")
     # Only cards with something to record are updated (updating list columns of every row is slow).
     changed = [r for r in card_rows if r[1] or r[2] or r[3] or r[4]]
@@ -112,11 +109,7 @@ def derive(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
         con.unregister("_derive_cards")
 
     table_comment, columns = MANA_ABILITIES
-    con.execute("DROP TABLE IF EXISTS mana_abilities")
-    con.execute("CREATE TABLE mana_abilities (" + ", ".join(f"{c} {t}" for c, t, _ in columns) + ")")
-    con.execute(f"COMMENT ON TABLE mana_abilities IS {_quote(table_comment)}")
-    for c, _, comment in columns:
-        con.execute(f"COMMENT ON COLUMN mana_abilities.{c} IS {_quote(comment)}")
+    create_table(con, "mana_abilities", table_comment, columns, replace=True)
     if mana_rows:
         mdf = pd.DataFrame(mana_rows, columns=[c for c, _, _ in columns])
         con.register("_derive_mana", mdf)
