@@ -1,0 +1,77 @@
+"""CLI: `parse TEXT`, `parse --jsonl FILE`, `coverage --db PATH` (pipeline/serve/cli_parse.py)."""
+
+from __future__ import annotations
+
+import json
+
+import duckdb
+from click.testing import CliRunner
+
+from pipeline.parse import parse_face
+from pipeline.serve.cli_parse import coverage_command, parse_command
+
+CARDS = [  # real oracle text (MTGJSON 2022 corpus)
+    ("00000000-0000-0000-0000-000000000001", "Llanowar Elves", "Creature — Elf Druid", "{T}: Add {G}."),
+    ("00000000-0000-0000-0000-000000000002", "Gemstone Mine", "Land",
+     "Gemstone Mine enters the battlefield with three mining counters on it.\n{T}, Remove a mining counter from "
+     "Gemstone Mine: Add one mana of any color. If there are no mining counters on Gemstone Mine, sacrifice it."),
+    ("00000000-0000-0000-0000-000000000003", "Delver of Secrets", "Creature — Human Wizard",
+     "At the beginning of your upkeep, look at the top card of your library. You may reveal that card. If an "
+     "instant or sorcery card is revealed this way, transform Delver of Secrets."),
+]
+
+
+def test_parse_text():
+    res = CliRunner().invoke(parse_command, ["{T}: Add {G}.", "--name", "Llanowar Elves"])
+    assert res.exit_code == 0, res.output
+    (ab,) = json.loads(res.output)
+    assert ab["kind"] == "activated" and ab["is_mana_ability"] and ab["fully_parsed"]
+
+
+def test_parse_jsonl(tmp_path):
+    src = tmp_path / "in.jsonl"
+    src.write_text("\n".join(json.dumps({"name": n, "oracle_text": t, "type_line": tl}) for _, n, tl, t in CARDS),
+                   encoding="utf-8")
+    res = CliRunner().invoke(parse_command, ["--jsonl", str(src)])
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(l) for l in res.output.splitlines()]
+    assert [r["name"] for r in rows] == ["Llanowar Elves", "Gemstone Mine", "Delver of Secrets"]
+    assert rows[0]["fully_parsed"] and rows[0]["produced_mana"] == ["G"]
+    assert rows[1]["produced_mana"] == ["W", "U", "B", "R", "G"]
+
+
+def test_parse_jsonl_bad_record(tmp_path):
+    src = tmp_path / "bad.jsonl"
+    src.write_text('{"name": "X"}\n', encoding="utf-8")
+    res = CliRunner().invoke(parse_command, ["--jsonl", str(src)])
+    assert res.exit_code != 0 and f"{src}:1: field 'oracle_text' missing" in res.output
+
+
+def test_coverage(tmp_path):
+    db = tmp_path / "cards.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE cards (oracle_id VARCHAR, name VARCHAR)")
+    con.execute("CREATE TABLE faces (oracle_id VARCHAR, face_index INT, name VARCHAR, mana_cost VARCHAR, "
+                "type_line VARCHAR, oracle_text VARCHAR)")
+    con.execute("CREATE TABLE abilities (ability_id VARCHAR, oracle_id VARCHAR, face_index INT, ability_index INT, "
+                "text VARCHAR, kind VARCHAR, is_mana_ability BOOLEAN, fully_parsed BOOLEAN, ast JSON)")
+    expected_lines = []
+    for oid, name, tl, text in CARDS:
+        con.execute("INSERT INTO cards VALUES (?, ?)", [oid, name])
+        con.execute("INSERT INTO faces VALUES (?, 0, ?, '', ?, ?)", [oid, name, tl, text])
+        for a in parse_face(text, name=name, type_line=tl):
+            expected_lines.append(a.fully_parsed)
+            con.execute("INSERT INTO abilities VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?)",
+                        [f"{oid}:{a.index}", oid, a.index, a.text, a.kind, a.is_mana_ability, a.fully_parsed,
+                         json.dumps(a.to_json())])
+    con.close()
+    res = CliRunner().invoke(coverage_command, ["--db", str(db), "--json"])
+    assert res.exit_code == 0, res.output
+    rep = json.loads(res.output)
+    assert rep["lines"]["total"] == len(expected_lines) == 4
+    assert rep["lines"]["fully_parsed"] == sum(expected_lines)
+    assert rep["faces"]["total"] == 3
+    for s in rep["unparsed_shapes"]:
+        assert "Delver of Secrets" not in s["shape"] and not any(ch.isdigit() for ch in s["shape"])
+    text = CliRunner().invoke(coverage_command, ["--db", str(db)]).output
+    assert "card faces fully parsed" in text
