@@ -291,7 +291,7 @@ class ToAst(Transformer):
         locals()["p_" + _n] = _post(_n)
     for _n in ("your_graveyard", "a_graveyard", "graveyards", "your_hand", "your_library", "exile",
                "opp_graveyard", "tp_graveyard", "their_graveyard", "their_hand", "that_player_graveyard",
-               "owner_graveyard", "gy_hand", "battlefield"):
+               "owner_graveyard", "gy_hand", "battlefield", "it", "among_them"):
         locals()["z_" + _n] = (lambda n: (lambda self, meta, ch: n))(_n)
     del _n
 
@@ -817,6 +817,11 @@ class ToAst(Transformer):
 
     def mk_that_type(self, meta, ch):
         return A.AddMana("chosen_color", of_type=True)
+
+    def s_cda(self, meta, ch):
+        return A.Sentence([A.Action("characteristic", subject=A.Obj("self", None, ["~"], "~"),
+                                    amount=_first(ch, A.Amount), extra={"what": self._low(meta).split(" are ")[0].split(" is ")[0]},
+                                    text=self._t(meta))])
 
     def s_delayed(self, meta, ch):
         return A.Sentence(list(ch[0]), condition=ch[1])
