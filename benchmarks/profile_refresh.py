@@ -8,14 +8,15 @@ Default source: the MTGJSON corpus directory, with the Comprehensive Rules (anno
 fresh temporary database (cold: no parse cache). Prints the time of each stage — the cumulative
 time of the function that runs it:
 
+* version   — :func:`pipeline.sources.version.source_version` (hash the files, read ``meta``);
 * read      — :func:`pipeline.normalize.ingest.collect` (decompress, JSON, normalize, merge);
 * grammar   — :func:`pipeline.parse.grammar.get_parser` (Lark LALR construction, once per process);
 * parse     — :meth:`pipeline.store.abilities.FaceParser.ability_rows` minus grammar construction
               (per-face parsing, AST building, AST JSON);
-* derive    — ``pipeline.store.build._derive`` (produced mana etc.);
-* annotate  — ``pipeline.store.build._annotate`` (rules, glossary, ruling links);
-* write     — ``_insert_df`` (pandas → DuckDB inserts), views, previous database read, checkpoint:
-              the rest of ``build_database``;
+* derive    — :func:`pipeline.derive.derive` (produced mana etc.);
+* annotate  — :func:`pipeline.annotate.annotate` (rules, glossary, ruling links);
+* previous  — ``pipeline.store.build.read_previous`` (runs and parse cache of the old database);
+* write     — the rest of ``build_database``: DuckDB inserts, views, checkpoint, swap;
 * other     — everything else (imports, lock, runs table).
 
 then the top functions by own time. ``--json`` prints the stage table as one JSON line last
@@ -45,6 +46,7 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 
 #: stage → (file suffix, function name) candidates of its entry point (all matches are summed).
 STAGES = {
+    "version": [("pipeline/sources/version.py", "source_version")],
     "read": [("pipeline/normalize/ingest.py", "collect")],
     "grammar": [("pipeline/parse/grammar.py", "get_parser")],
     "parse": [("pipeline/store/abilities.py", "ability_rows")],
@@ -70,7 +72,8 @@ def stage_times(stats: pstats.Stats, total: float) -> list[tuple[str, float]]:
     c = {k: cumulative(stats, v) for k, v in STAGES.items()}
     parse = max(c["parse"] - c["grammar"], 0.0)
     write = max(c["build"] - c["parse"] - c["derive"] - c["annotate"] - c["previous"], 0.0)
-    rows = [("read (collect: decompress, JSON, normalize)", c["read"]),
+    rows = [("source version (hash the files, read meta)", c["version"]),
+            ("read (collect: decompress, JSON, normalize)", c["read"]),
             ("grammar construction (Lark LALR)", c["grammar"]),
             ("parse (faces → ASTs → JSON)", parse),
             ("derive", c["derive"]),
@@ -122,7 +125,7 @@ class StageTimers:
         import pipeline.store.build as build
         from pipeline.store.abilities import FaceParser
 
-        patches = [(refresh_mod, "collect", "read"), (refresh_mod, "build_database", "build"),
+        patches = [(refresh_mod, "version_of", "version"), (refresh_mod, "collect", "read"), (refresh_mod, "build_database", "build"),
                    (parser, "get_parser", "grammar"),
                    (build, "derive", "derive"), (build, "_derive", "derive"),
                    (build, "annotate", "annotate"), (build, "_annotate", "annotate"),
@@ -136,7 +139,8 @@ class StageTimers:
         """``(stage, wall s, CPU s)`` rows summing to the totals."""
         w = lambda k: self.wall.get(k, 0.0)  # noqa: E731
         c = lambda k: self.cpu.get(k, 0.0)  # noqa: E731
-        rows = [("read (collect: decompress, JSON, normalize)", w("read"), c("read")),
+        rows = [("source version (hash the files, read meta)", w("version"), c("version")),
+                ("read (collect: decompress, JSON, normalize)", w("read"), c("read")),
                 ("grammar construction (Lark LALR)", w("grammar"), c("grammar")),
                 ("parse (faces → ASTs → JSON)", w("parse") - w("grammar"), c("parse") - c("grammar")),
                 ("derive", w("derive"), c("derive")),
