@@ -12,6 +12,7 @@ rebuild command) unless ``force`` rebuilds it. docs/reliability.md lists the fau
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,9 +30,18 @@ from pipeline.sources.version import source_version as version_of
 from pipeline.store.build import build_database, clean_leftovers
 from pipeline.store.runs import (DatabaseBusy, RunRecord, append_run, last_ok, next_run_id, now, open_previous,
                                  previous_runs)
+from pipeline.sources.comprehensive_rules import RulesFormatError
+from pipeline.sources.errors import SourceError
 from pipeline.store.versions import SchemaMismatch, read_versions
 
 BUNDLED = "bundled"
+
+
+#: Longest text field accepted from a source, in characters. The longest real Oracle text is under
+#: 1,500 characters; a field past this is corrupt input, and parsing it would take minutes.
+MAX_TEXT_CHARS = 65_536
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class RefreshLocked(Exception):
@@ -111,6 +121,48 @@ class RemoteSource(Protocol):
     def fetch(self, step) -> tuple[list[Path], Path | None]: ...
 
 
+def _where(paths) -> str:
+    return ", ".join(str(p) for p in paths) or "(no source)"
+
+
+def check_collection(collection, paths) -> None:
+    """Refuse what no store or parser should take: sources with nothing in them (an empty build
+    would replace the last good database), a card without a name, a text field longer than
+    :data:`MAX_TEXT_CHARS`, or one holding a lone UTF-16 surrogate (JSON ``"\\ud800"`` decodes to
+    one; it cannot be stored as UTF-8). Raises SourceError naming the source(s), the card and the field.
+    """
+    def check(value, record: str, field: str) -> None:
+        if not isinstance(value, str):
+            return
+        if len(value) > MAX_TEXT_CHARS:
+            raise SourceError(_where(paths), f"{len(value):,} characters, more than the {MAX_TEXT_CHARS:,} "
+                                             f"accepted: not an Oracle text", record=record, field=field)
+        bad = _SURROGATE.search(value)
+        if bad:
+            raise SourceError(_where(paths), f"not valid Unicode: lone surrogate U+{ord(bad.group()):04X} "
+                                             f"at character {bad.start()}", record=record, field=field)
+
+    if not (collection.cards or collection.rulings or collection.other):
+        raise SourceError(_where(paths), "the sources hold no cards, rulings or other objects; "
+                                         "refusing to replace the database with an empty one")
+    for card in collection.cards.values():
+        record = f"oracle_id={card.oracle_id!r}"
+        if not card.name:
+            raise SourceError(_where(paths), "card without a name", record=record, field="name")
+        for field_name in ("name", "type_line", "mana_cost"):
+            check(getattr(card, field_name), record, field_name)
+        record = f"oracle_id={card.oracle_id!r}, name={card.name!r}"
+        for face in card.faces:
+            for field_name in ("name", "oracle_text", "type_line", "mana_cost", "power", "toughness", "loyalty",
+                               "defense"):
+                check(getattr(face, field_name), record, f"faces[{face.face_index}].{field_name}")
+    for ruling in collection.rulings.values():
+        check(ruling.comment, f"ruling of oracle_id={ruling.oracle_id!r}", "comment")
+    for obj in collection.other.values():
+        for field_name in ("name", "type_line", "oracle_text"):
+            check(getattr(obj, field_name), f"{obj.layout} {obj.name!r}", field_name)
+
+
 def _same_as(previous: dict | None, source_version: str, label: str) -> bool:
     """True when the last successful run read the same source version with the same grammar and label."""
     return bool(previous and previous["source_version"] == source_version
@@ -176,16 +228,30 @@ def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, 
                 outcome.notes[:0] = notes
                 return outcome
         read_tick = step("read", 0) if step else None
-        collection, info = collect(paths, read_tick, version=source_version)
+        try:
+            collection, info = collect(paths, read_tick, version=source_version)
+        except (RecursionError, MemoryError, UnicodeError) as exc:  # safety net: readers raise SourceError
+            raise SourceError(_where(paths), f"unreadable input ({type(exc).__name__}: {exc}); "
+                                             f"nested too deeply, too large or not valid text") from exc
+        check_collection(collection, paths)
+        if collection.text_conflicts:
+            notes.append(f"{len(collection.text_conflicts)} oracle ids had two different Oracle texts for a face "
+                         f"in the sources; the first text read was kept (meta.text_conflicts)")
         fault_point("read")
-        rules_text = read_rules_text(rules) if rules is not None else None
+        try:
+            rules_text = read_rules_text(rules) if rules is not None else None
+        except (UnicodeError, OSError, EOFError) as exc:
+            raise SourceError(rules, f"unreadable Comprehensive Rules file: {exc}") from exc
 
         def run_row(counts: dict[str, int], parsed: int) -> tuple:
             return RunRecord(run_id, started, now(), label, source_version, "ok", counts["cards"], counts["faces"],
                              counts["abilities"], counts["rulings"], parsed, GRAMMAR_VERSION,
                              time.perf_counter() - t0).row()
 
-        result = build_database(db_path, collection, info, run_row, rules_text=rules_text, step=step)
+        try:
+            result = build_database(db_path, collection, info, run_row, rules_text=rules_text, step=step)
+        except RulesFormatError as exc:  # the rules file is bad input like any other: name it
+            raise SourceError(rules, str(exc).replace("<rules text>: ", "")) from exc
         return RefreshOutcome("ok", run_id, source_version, result.counts, result.parsed, time.perf_counter() - t0,
                               notes)
     except BaseException as exc:
