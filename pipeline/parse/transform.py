@@ -935,7 +935,9 @@ class ToAst(Transformer):
     for _n in ("control", "not_control", "you_do", "you_dont", "your_turn", "kicked", "is_a", "has", "life",
                "cast_from_hand", "would_die", "cast_it", "searched", "win_flip", "lose_flip", "attacked", "state",
                "has_counter", "no_counters", "played_land", "win", "cant", "does", "werewolf", "died", "in_zone",
-               "would_put", "activated_times", "is_supertype"):
+               "would_put", "activated_times", "is_supertype", "control_no", "hand", "controls", "controls_more",
+               "there_are", "not_your_turn", "cast_from", "gained_life", "opp_lost_life", "stat", "shares_type",
+               "cast_this_turn"):
         locals()["cd_" + _n] = _cd(_n)
     del _n
 
