@@ -249,7 +249,7 @@ class ToAst(Transformer):
 
     for _n in ("target", "another_target", "another", "each", "each_other", "all", "all_other", "a",
                "up_to", "n_target", "that", "the", "other", "those", "enchanted", "equipped", "your",
-               "exiled", "num", "any", "the_exiled", "n_or_more"):
+               "exiled", "num", "any", "the_exiled", "n_or_more", "defending"):
         locals()["q_" + _n] = _q(_n)
     del _n
 
