@@ -117,7 +117,7 @@ class WordLexer(Lexer):
             elif kind == "SYM":
                 ttype = _SYMBOLS.get(val, "MANA_SYM")
             elif kind == "NUM":
-                ttype = "NUMBER"
+                ttype = "DIGITS"
             elif kind == "PUNCT":
                 ttype = "PUNCT_" + str(ord(val[0]))
             else:

@@ -287,7 +287,7 @@ class ToAst(Transformer):
                "defending_controls", "they_control", "its_controller_controls", "zone", "battlefield",
                "power", "toughness", "mv", "greatest", "with_keyword", "without_keyword", "with_counter",
                "chosen", "your_choice", "named", "attacking_you", "blocking", "thats", "isnt", "attacked",
-               "dealt_damage", "dealt_damage_by", "that_targets", "this_way", "other_than", "attached", "attached_to_it", "exiled_with", "of_that_type"):
+               "dealt_damage", "dealt_damage_by", "that_targets", "this_way", "in_party", "of_a", "other_than", "attached", "attached_to_it", "exiled_with", "of_that_type"):
         locals()["p_" + _n] = _post(_n)
     for _n in ("your_graveyard", "a_graveyard", "graveyards", "your_hand", "your_library", "exile",
                "opp_graveyard", "tp_graveyard", "their_graveyard", "their_hand", "that_player_graveyard",
@@ -904,7 +904,10 @@ class ToAst(Transformer):
         return A.Sentence([act] + list(ch[2]), condition=None, optional=True)
 
     def c_still(self, meta, ch):
-        return A.Action("still_type", obj=A.Obj("it", None, [], "it"), extra={"words": ch[0]}, text=self._t(meta))
+        return A.Action("still_type", obj=A.Obj("it", None, [], "it"), extra={"words": ch[-1]}, text=self._t(meta))
+
+    def rest_dest(self, meta, ch):
+        return A.Text(self._low(meta))
 
     def c_is(self, meta, ch):
         return A.Action("is", subject=ch[0], extra={"words": ch[1]}, text=self._t(meta))
@@ -946,12 +949,18 @@ class ToAst(Transformer):
             return A.Text(name)
         return f
 
-    for _n in ("color", "creature_type", "card_type", "basic_land_type", "card_name", "number", "color_of"):
+    for _n in ("color", "creature_type", "card_type", "basic_land_type", "card_name", "number", "color_of",
+               "opponent", "player"):
         locals()["ch_" + _n] = _ch(_n)
     del _n
 
     def ch_obj(self, meta, ch):
+        return ch[0]
+
+    def ch_type(self, meta, ch):
         return A.Text(self._low(meta))
+
+    ch_name = ch_type
 
     def _ar(name):  # noqa: N805
         def f(self, meta, ch):
