@@ -124,6 +124,40 @@ def test_killed_refresh_keeps_the_previous_database(stage, old_db, tmp_path):
         con.close()
 
 
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_interrupted_refresh(sig, old_db, tmp_path):
+    """Ctrl-C (SIGINT) unwinds: the temp file is removed and the failure recorded. SIGTERM (systemd
+    stop, cron timeout) ends Python at once like SIGKILL: the next refresh cleans up."""
+    db = tmp_path / "cards.duckdb"
+    shutil.copy(old_db, db)
+    before = {t: v for t, v in fingerprint(db).items() if t != "runs"}
+    proc = cli("refresh", "--source", str(NEW_SET), "--rules", str(RULES_TXT), "--db", str(db), "--quiet",
+               wait=False)
+    tmp = tmp_path / f"cards.duckdb.tmp-{proc.pid}"
+    deadline = time.monotonic() + 300
+    while not tmp.exists():  # interrupt while the new file is being built
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.02)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=300)
+    assert {t: v for t, v in fingerprint(db).items() if t != "runs"} == before
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        runs = con.execute("SELECT run_id, status, error FROM runs ORDER BY run_id").fetchall()
+    finally:
+        con.close()
+    if sig == signal.SIGINT:
+        assert proc.returncode == 1 and "Aborted!" in err
+        assert leftovers(db) == []
+        assert runs == [(1, "ok", None), (2, "failed", "KeyboardInterrupt")]
+    else:
+        assert proc.returncode == -signal.SIGTERM
+        assert leftovers(db) and runs == [(1, "ok", None)]
+    proc2 = cli("refresh", "--source", str(NEW_SET), "--db", str(db), "--quiet")
+    assert proc2.returncode == 0, proc2.stderr_text
+    assert leftovers(db) == []
+
+
 def test_stale_wal_of_the_previous_database_does_not_break_the_new_one(old_db, tmp_path):
     """A process killed while appending to the previous database leaves ``<db>.wal``; DuckDB would
     replay it onto the swapped-in file ("WAL does not match database file"). The refresh folds it in
