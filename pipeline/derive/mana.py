@@ -405,7 +405,26 @@ def analyze_ability(ability: dict, type_line: str | None = None) -> AbilityMana:
     out.ast_is_mana_ability = bool(ability.get("is_mana_ability"))
     out.fully_parsed = bool(ability.get("fully_parsed", True))
     out.text = ability.get("text") or ""
+    if not out.has_target and says_target(ability):
+        out.has_target = True
+        if out.is_mana_ability:
+            out.is_mana_ability = False     # CR 605.5a
     return out
+
+
+_QUOTED = re.compile(r'"[^"]*"')
+
+
+def says_target(ability: dict) -> bool:
+    """CR 115.1c/d: an ability is targeted if its own text uses the phrase "target [something]".
+
+    Reads the ability's body pieces (reminder text excluded, CR 207.2a) without quoted abilities
+    it grants or gives tokens; "targets" (as in a copy's "choose new targets", CR 707.10c) is
+    not the phrase. Used besides the AST's Obj nodes, which can miss a target (e.g. the empty
+    subject of "Target creature gains trample")."""
+    pieces = [p.get("text") or "" for p in ability.get("pieces") or [] if p.get("role") == "body"]
+    text = " ".join(pieces) if pieces else (ability.get("normalized") or ability.get("text") or "")
+    return bool(_TARGET_WORD.search(_QUOTED.sub("", text)))
 
 
 def analyze_body(body: Any, kind: str, type_line: str | None = None) -> AbilityMana:
