@@ -881,6 +881,20 @@ class ToAst(Transformer):
         m.instead = True
         return m
 
+    def c_unless(self, meta, ch):
+        act, who, other = ch[0], ch[1], ch[2]
+        if isinstance(other, A.Action):
+            other.subject = who
+        if isinstance(act, A.Action):
+            act.extra["unless"] = other
+        return act
+
+    def c_subject_unless(self, meta, ch):
+        act = self.c_unless(meta, ch[1:])
+        if isinstance(act, A.Action):
+            act.subject = ch[0]
+        return act
+
     def c_instead_action(self, meta, ch):
         act = ch[0]
         if isinstance(act, A.Action):
