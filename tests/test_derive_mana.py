@@ -158,3 +158,23 @@ def test_mentions_adding_mana_ignores_reminder_text():
     assert mentions_adding_mana("Whenever enchanted land is tapped for mana, its controller adds an additional {G}.")
     assert not mentions_adding_mana('Create a Treasure token. (It\'s an artifact with "{T}, Sacrifice this '
                                     'artifact: Add one mana of any color.")')
+
+
+@pytest.mark.parametrize("name, type_line, text, targeted, mana_ability", [
+    # CR 115.1c: "Target creature" makes the ability targeted → not a mana ability (CR 605.5a),
+    # though it could add {R}x8.
+    ("Soulbright Flamekin", "Creature — Elemental Shaman",
+     "{2}: Target creature gains trample until end of turn. If this is the third time this ability has "
+     "resolved this turn, you may add {R}{R}{R}{R}{R}{R}{R}{R}.", True, False),
+    # "choose new targets for the copy" is no "target [something]" of this ability: a mana ability.
+    ("Pyromancer's Goggles", "Legendary Artifact",
+     "{T}: Add {R}. When that mana is spent to cast a red instant or sorcery spell, copy that spell and you "
+     "may choose new targets for the copy.", False, True),
+    # A quoted ability granted to a token is not the granting ability's own text.
+    ("Llanowar Elves", "Creature — Elf Druid", "{T}: Add {G}.", False, True),
+])
+def test_targets_by_cr_115_1c(name, type_line, text, targeted, mana_ability):
+    (ability,) = [a.to_json() for a in parse_face(text, name=name, type_line=type_line)]
+    am = analyze_ability(ability, type_line)
+    assert (am.has_target, am.is_mana_ability) == (targeted, mana_ability)
+    assert am.produces == (["R"] if "{R}" in text else ["G"])
