@@ -199,7 +199,7 @@ def test_deeply_nested_json_lines_record(db, tmp_path):
 
 
 def test_nesting_in_an_ignored_field_is_read(db, tmp_path):
-    """Documented recovery: fields the reader does not use are ignored, however deep (here 500)."""
+    """Documented recovery: fields the reader does not use are ignored, up to the readers' depth bound (here 500)."""
     objs = cards()
     objs[0]["extra"] = json.loads("[" * 500 + "]" * 500)
     src = tmp_path / "cards.json"
