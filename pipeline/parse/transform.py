@@ -12,6 +12,7 @@ from __future__ import annotations
 from lark import Token, Transformer, Tree, v_args
 
 from pipeline.parse import ast as A
+from pipeline.parse.transform_statics import StaticRules
 
 _NUMWORDS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
@@ -75,7 +76,7 @@ def _flat_syms(children) -> list[A.ManaSymbol]:
 
 
 @v_args(meta=True)
-class ToAst(Transformer):
+class ToAst(StaticRules, Transformer):
     """Transform one parse tree of ``text`` (the lower-cased segment) given ``orig`` (the
     same segment in original case, same length) into AST nodes."""
 

@@ -1,0 +1,245 @@
+"""Transformer rules for ``grammar/statics.lark``: static abilities (CR 604) and replacement
+effects (CR 614) — cost changes, enters-tapped / enters-with-counters, "can't" restrictions,
+conditions of "as long as"/"unless"/"if … would" clauses, and a few whole-sentence statics.
+
+:class:`StaticRules` is a mixin of :class:`pipeline.parse.transform.ToAst` (which inherits
+it); every method takes ``(meta, children)`` like ``ToAst``'s. Methods return nodes of
+:mod:`pipeline.parse.ast`:
+
+* conditions (``cd_*``) → ``Action(verb="condition:<name>", obj, amount, extra, text)``;
+* object post-modifiers (``p_*``) → qualifier strings (as in ``ToAst``), e.g. ``"you_cast"``;
+* actions (``a_*``) → ``Action``, ``EntersWith`` or ``EntersTapped``;
+* whole sentences (``st_*``) → ``Sentence([Action(...)])``.
+
+Helpers of ``transform.py`` are imported lazily (``transform`` imports this module).
+"""
+
+from __future__ import annotations
+
+from lark import Token, Transformer, v_args
+
+from pipeline.parse import ast as A
+
+
+def _tr():
+    from pipeline.parse import transform  # lazy: transform.py imports this module
+    return transform
+
+
+def _first(children, cls):
+    for c in children:
+        if isinstance(c, cls):
+            return c
+    return None
+
+
+def _self_obj() -> A.Obj:
+    return A.Obj("self", None, ["~"], "~")
+
+
+@v_args(meta=True)
+class StaticRules(Transformer):
+    """Mixin with the rules of ``grammar/statics.lark`` (see the module docstring)."""
+
+    # ------------------------------------------------------------ objects
+    def p_you_cast(self, meta, ch):  # "spells you cast" (CR 601.2f cost changes)
+        return "you_cast"
+
+    def p_opps_cast(self, meta, ch):  # "spells your opponents cast"
+        return "opps_cast"
+
+    def p_thats_a(self, meta, ch):  # "creature you control that's a Wolf or a Werewolf"
+        words = []
+        for c in ch:
+            if isinstance(c, list):
+                words.extend(x for x in c if isinstance(x, str))
+        return "thats_a:" + ",".join(words)
+
+    def p_power_less_than_obj(self, meta, ch):  # "with power less than ~'s power"
+        o = _first(ch, A.Obj)
+        return "power_less_than:" + (o.text if o is not None else "")
+
+    def p_that_target(self, meta, ch):  # "spells your opponents cast that target ~"
+        o = _first(ch, A.Obj)
+        return "that_targets:" + (o.text if o is not None else "")
+
+    def z_top_of_library(self, meta, ch):  # "from the top of your library" (CR 401)
+        return "top_of_library"
+
+    def c_this_ability(self, meta, ch):  # "This ability costs {1} less to activate …" (CR 602.2b)
+        act = _first(ch, A.Action)
+        if act is not None:
+            act.subject = A.Obj("this_ability", None, ["ability"], "this ability")
+            act.text = self._t(meta)
+        return act
+
+    def o_defending_player(self, meta, ch):  # CR 506.2
+        return A.Obj("defending", None, ["player"], self._t(meta))
+
+    def q_n_or_more_other(self, meta, ch):  # "two or more other lands"
+        return _tr()._Quant("n_or_more_other", _first(ch, A.Amount))
+
+    def q_n_or_fewer(self, meta, ch):  # "two or fewer other lands"
+        name = "n_or_fewer_other" if "other" in self._low(meta).split() else "n_or_fewer"
+        return _tr()._Quant(name, _first(ch, A.Amount))
+
+    def st_colors(self, meta, ch):
+        return [str(c).lower() for c in ch if isinstance(c, Token) and c.type == "COLOR"]
+
+    # ------------------------------------------------------------ conditions
+    def _cond(self, name, meta, ch, **extra):
+        return A.Action("condition:" + name, obj=_first(ch, A.Obj), amount=_first(ch, A.Amount),
+                        extra=extra, text=self._t(meta))
+
+    def cd_opp_controls(self, meta, ch):
+        return self._cond("opp_controls", meta, ch)
+
+    def cd_player_controls(self, meta, ch):  # "defending player controls an Island"
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        return A.Action("condition:controls", obj=objs[0], extra={"controlled": objs[1]}, text=self._t(meta))
+
+    def cd_opp_hand(self, meta, ch):
+        return self._cond("opp_hand", meta, ch)
+
+    def cd_devotion_less(self, meta, ch):  # CR 700.5 devotion
+        colors = next((c for c in ch if isinstance(c, list)), [])
+        return self._cond("devotion_less_than", meta, ch, colors=colors)
+
+    def cd_card_types(self, meta, ch):  # delirium-style "four or more card types among …"
+        return self._cond("card_types_among", meta, ch)
+
+    def cd_opponents(self, meta, ch):
+        return self._cond("opponents", meta, ch)
+
+    def cd_completed_dungeon(self, meta, ch):  # CR 309.7
+        return self._cond("completed_dungeon", meta, ch)
+
+    def cd_city_blessing(self, meta, ch):  # CR 702.131 ascend
+        return self._cond("city_blessing", meta, ch)
+
+    def cd_damage_would(self, meta, ch):  # replacement/prevention of damage (CR 614.1a, 615)
+        return self._cond("damage_would_be_dealt", meta, ch)
+
+    def cd_you_would_draw(self, meta, ch):  # CR 614.11 draw replacement
+        return self._cond("you_would_draw", meta, ch)
+
+    def cd_you_would_gain_life(self, meta, ch):
+        return self._cond("you_would_gain_life", meta, ch)
+
+    def cd_source_would_deal(self, meta, ch):
+        return self._cond("source_would_deal_damage", meta, ch)
+
+    def cd_neither_day_night(self, meta, ch):  # CR 726.2
+        return self._cond("neither_day_nor_night", meta, ch)
+
+    def cd_opening_hand(self, meta, ch):  # CR 103.6 (leylines)
+        return self._cond("in_opening_hand", meta, ch)
+
+    # ------------------------------------------------------------ for each
+    def fe_obj(self, meta, ch):
+        return A.Amount("for_each", ref=_first(ch, A.Obj), text=self._t(meta))
+
+    def fe_kicked(self, meta, ch):  # CR 702.33 (multikicker)
+        return A.Amount("for_each", ref=A.Text("time it was kicked"), text=self._t(meta))
+
+    def fe_colors_spent(self, meta, ch):  # CR 702.114 (converge-style)
+        return A.Amount("for_each", ref=A.Text("color of mana spent to cast it"), text=self._t(meta))
+
+    # ------------------------------------------------------------ actions
+    def _counter(self, ch) -> str:
+        ck = next((c for c in ch if isinstance(c, _tr()._Counter)), None)
+        return ck.kind if ck else ""
+
+    def a_enters_with_for_each(self, meta, ch):
+        """"~ enters with a +1/+1 counter on it for each …" (CR 614.1c): the counter amount
+        is the per-item count times the for-each Amount (kept as ``for_each`` with the count
+        in ``value``)."""
+        amounts = [c for c in ch if isinstance(c, A.Amount)]
+        per, each = amounts[0], amounts[-1]
+        each.value = per.value
+        return A.EntersWith(A.Obj(None, None, [], ""), [A.CounterSpec(self._counter(ch), each)])
+
+    def a_enters_tapped_with_counters(self, meta, ch):
+        return A.EntersWith(A.Obj(None, None, [], ""),
+                            [A.CounterSpec(self._counter(ch), _first(ch, A.Amount))], tapped=True)
+
+    def a_enters_with_additional(self, meta, ch):
+        return A.EntersWith(A.Obj(None, None, [], ""),
+                            [A.CounterSpec(self._counter(ch), A.Amount("fixed", value=1, text="an additional"))])
+
+    def a_enters_tapped_unless_cond(self, meta, ch):
+        return A.EntersTapped(A.Obj(None, None, [], ""), _first(ch, A.Action))
+
+    def _restriction(self, verb, meta, ch):
+        return A.Action(verb, extra={"unless": _first(ch, A.Action)}, text=self._t(meta))
+
+    def a_cant_attack_unless_cond(self, meta, ch):  # CR 508.1c
+        return self._restriction("cant_attack", meta, ch)
+
+    def a_cant_block_unless_cond(self, meta, ch):  # CR 509.1b
+        return self._restriction("cant_block", meta, ch)
+
+    def a_cant_attack_block_unless_cond(self, meta, ch):  # CR 508.1c, 509.1b
+        return self._restriction("cant_attack_block", meta, ch)
+
+    def a_cant_alone(self, meta, ch):
+        low = self._low(meta)
+        verb = "cant_attack_block_alone" if " or " in low else (
+            "cant_attack_alone" if "attack" in low else "cant_block_alone")
+        return A.Action(verb, text=self._t(meta))
+
+    def a_cost_activate(self, meta, ch):  # CR 602.2b, 601.2f
+        syms = next((c for c in ch if isinstance(c, list)), [])
+        low = self._low(meta)
+        verb = "cost_less_activate" if " less " in low else "cost_more_activate"
+        return A.Action(verb, obj=_first(ch, A.Obj), extra={"mana": syms}, text=self._t(meta))
+
+    def a_enters_tapped_no_untap(self, meta, ch):
+        return A.Action("enters_tapped_no_untap", extra={"untap_step": self._low(meta).split(" during ", 1)[1]},
+                        text=self._t(meta))
+
+    def a_cost_less_per_counter(self, meta, ch):  # CR 601.2f
+        syms = next((c for c in ch if isinstance(c, list)), [])
+        return A.Action("cost_less", amount=A.Amount("for_each", ref=_first(ch, A.Obj),
+                                                     text=self._counter(ch) + " counter"),
+                        extra={"mana": syms, "counter": self._counter(ch)}, text=self._t(meta))
+
+    def c_isnt(self, meta, ch):  # "~ isn't a creature" (Theros gods)
+        words = next((c for c in ch if isinstance(c, list)), [])
+        return A.Action("is_not", subject=_first(ch, A.Obj), extra={"words": words}, text=self._t(meta))
+
+    # ------------------------------------------------------------ whole sentences
+    def st_flash_sacrifice(self, meta, ch):  # CR 307.1 timing; "flash" enchantments of Visions
+        return self._sentence("sacrifice_if_cast_at_instant_speed", meta, ch)
+
+    def st_one_attacker(self, meta, ch):  # CR 508.1c / 509.1b restriction
+        low = self._low(meta)
+        return self._sentence("max_one_" + ("attacker" if " attack " in low else "blocker"), meta, ch)
+
+    def st_life_floor(self, meta, ch):  # CR 614 replacement of life loss
+        return self._sentence("life_total_floor", meta, ch)
+
+    def _sentence(self, verb, meta, ch, **extra):
+        return A.Sentence([A.Action(verb, obj=_first(ch, A.Obj), amount=_first(ch, A.Amount),
+                                    extra=extra, text=self._t(meta))])
+
+    def st_effect_doesnt_remove(self, meta, ch):  # Ward cycle: protection doesn't remove the Aura
+        return self._sentence("effect_doesnt_remove_self", meta, ch)
+
+    def c_lure_all(self, meta, ch):  # CR 509.1c requirement ("All creatures able to block ~ do so")
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        return A.Action("must_block", subject=objs[0], obj=objs[1], extra={"all_able": True}, text=self._t(meta))
+
+    def c_assign_unblocked(self, meta, ch):  # CR 510.1c
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        return A.Action("assign_as_though_unblocked", subject=objs[1], extra={"optional": True}, text=self._t(meta))
+
+    def st_max_hand_size(self, meta, ch):  # CR 402.2
+        low = self._low(meta)
+        return self._sentence("max_hand_size_" + ("increased" if "increased" in low else "reduced"), meta, ch)
+
+    def st_draft_face_up(self, meta, ch):  # CR 905 (Conspiracy draft)
+        return self._sentence("draft_face_up", meta, ch)
+
+    def st_reveal_draft(self, meta, ch):
+        return self._sentence("reveal_as_drafted", meta, ch)

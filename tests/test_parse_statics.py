@@ -1,0 +1,215 @@
+"""Static abilities (CR 604) and replacement effects (CR 614) read by ``grammar/statics.lark``
+(transformer rules in ``pipeline/parse/transform_statics.py``), on real cards of the MTGJSON
+2022 corpus: cost changes, enters-tapped / enters-with-counters, "can't" restrictions,
+conditions, and rules-modifying statics. Each test takes the card's text from its set file."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+
+from pipeline.parse import parse_face
+from pipeline.parse import ast as A
+from tests.conftest import mtgjson_set
+
+
+@lru_cache(maxsize=None)
+def card(set_code: str, name: str) -> dict:
+    """The first card (or face) called ``name`` in MTGJSON set ``set_code`` of the corpus."""
+    data = mtgjson_set(set_code)
+    for c in data.get("data", data)["cards"]:
+        if (c.get("faceName") or c["name"]) == name:
+            return c
+    raise AssertionError(f"{name!r} not in corpus set {set_code}")
+
+
+def line(set_code: str, name: str, start: str) -> A.Ability:
+    """The parsed ability of card ``name`` whose original text starts with ``start``."""
+    c = card(set_code, name)
+    abilities = parse_face(c["text"], name=name, type_line=c["type"])
+    for a in abilities:
+        if a.text.startswith(start):
+            return a
+    raise AssertionError(f"no line starting {start!r} on {name}: {[a.text for a in abilities]}")
+
+
+def effects(a: A.Ability) -> list[A.Node]:
+    assert a.kind == "static", a.kind
+    assert a.fully_parsed, a.to_json()
+    assert isinstance(a.body, A.Static)
+    out = []
+    for s in a.body.effect:
+        assert isinstance(s, A.Sentence), s
+        out.extend(s.effects)
+    return out
+
+
+def only(a: A.Ability) -> A.Node:
+    es = effects(a)
+    assert len(es) == 1, es
+    return es[0]
+
+
+# ------------------------------------------------------------------ cost changes (CR 601.2f)
+def test_baral_instant_and_sorcery_spells_cost_less():
+    e = only(line("AER", "Baral, Chief of Compliance", "Instant and sorcery"))
+    assert isinstance(e, A.Action) and e.verb == "cost_less"
+    assert e.subject.words == ["instant and sorcery", "spells"]
+    assert e.subject.qualifiers == ["you_cast"]
+    assert [s.raw for s in e.extra["mana"]] == ["{1}"]
+
+
+def test_elderwood_scion_targeting_cost_changes():
+    less = only(line("C18", "Elderwood Scion", "Spells you cast"))
+    more = only(line("C18", "Elderwood Scion", "Spells your opponents cast"))
+    assert (less.verb, more.verb) == ("cost_less", "cost_more")
+    assert less.subject.qualifiers == ["you_cast", "that_targets:~"]
+    assert more.subject.qualifiers == ["opps_cast", "that_targets:~"]
+    assert [s.generic for s in more.extra["mana"]] == [2]
+
+
+# ------------------------------------------------------------------ enters replacements (CR 614.1c)
+def test_vivid_crag_enters_tapped_with_charge_counters():
+    e = only(line("C13", "Vivid Crag", "Vivid Crag enters"))
+    assert isinstance(e, A.EntersWith) and e.tapped
+    assert e.counters[0].counter == "charge" and e.counters[0].amount.value == 2
+
+
+def test_blooming_marsh_enters_tapped_unless_condition():
+    e = only(line("KLD", "Blooming Marsh", "Blooming Marsh enters"))
+    assert isinstance(e, A.EntersTapped)
+    cond = e.condition
+    assert isinstance(cond, A.Action) and cond.verb == "condition:control"
+    assert cond.obj.quantifier == "n_or_fewer_other" and cond.obj.count.value == 2
+    assert cond.obj.words == ["lands"]
+
+
+def test_joraga_warcaller_enters_with_counter_per_kick():
+    e = only(line("C14", "Joraga Warcaller", "Joraga Warcaller enters"))
+    assert isinstance(e, A.EntersWith)
+    spec = e.counters[0]
+    assert spec.counter == "+1/+1"
+    assert spec.amount.kind == "for_each" and spec.amount.value == 1
+    assert spec.amount.ref == A.Text("time it was kicked")
+
+
+def test_urabrask_opponents_creatures_enter_tapped():
+    e = only(line("IMA", "Urabrask the Hidden", "Creatures your opponents"))
+    assert isinstance(e, A.EntersTapped)
+
+
+# ------------------------------------------------------------------ restrictions (CR 508.1c, 509.1b)
+def test_sea_monster_cant_attack_unless_defending_player_controls():
+    e = only(line("10E", "Sea Monster", "Sea Monster can't attack"))
+    assert e.verb == "cant_attack"
+    assert e.subject.quantifier == "self"
+    unless = e.extra["unless"]
+    assert unless.verb == "condition:controls"
+    assert unless.obj.quantifier == "defending" and unless.obj.words == ["player"]
+    assert unless.extra["controlled"].words == ["island"]
+
+
+def test_mogg_flunkies_cant_attack_or_block_alone():
+    e = only(line("A25", "Mogg Flunkies", "Mogg Flunkies"))
+    assert e.verb == "cant_attack_block_alone" and e.subject.quantifier == "self"
+
+
+def test_howlgeist_power_less_than_cant_block_it():
+    e = only(line("AVR", "Howlgeist", "Creatures with power"))
+    assert e.verb == "cant_block_obj"
+    assert e.subject.words == ["creatures"]
+    assert e.subject.qualifiers == ["power_less_than:~'s power"]
+
+
+def test_rule_of_law_one_spell_each_turn():
+    e = only(line("10E", "Rule of Law", "Each player"))
+    assert e.verb == "cant_cast_more_than_one"
+    assert e.subject.quantifier == "each" and e.subject.words == ["player"]
+
+
+def test_silent_arbiter_one_attacker_one_blocker():
+    assert only(line("5DN", "Silent Arbiter", "No more than one creature can attack")).verb == "max_one_attacker"
+    assert only(line("5DN", "Silent Arbiter", "No more than one creature can block")).verb == "max_one_blocker"
+
+
+def test_lure_all_able_to_block_do_so():
+    e = only(line("10E", "Lure", "All creatures able"))
+    assert e.verb == "must_block" and e.extra["all_able"] is True
+    assert e.subject.quantifier == "all" and e.obj.quantifier == "enchanted"
+
+
+def test_rhox_assign_damage_as_though_unblocked():
+    e = only(line("10E", "Rhox", "You may have"))
+    assert e.verb == "assign_as_though_unblocked" and e.subject.quantifier == "self"
+
+
+# ------------------------------------------------------------------ conditions of statics
+def test_thassa_devotion_condition_isnt_a_creature():
+    a = line("SLD", "Thassa, God of the Sea", "As long as your devotion")
+    e = only(a)
+    assert e.verb == "is_not" and e.extra["words"] == ["creature"]
+    cond = a.body.effect[0].condition
+    assert cond.verb == "condition:devotion_less_than"
+    assert cond.extra["colors"] == ["blue"] and cond.amount.value == 5
+
+
+def test_desperate_sentry_delirium_condition():
+    a = line("EMN", "Desperate Sentry", "Delirium")
+    e = only(a)
+    assert e.verb == "pump" and e.extra["pt"] == "+3/+0"
+    cond = a.body.effect[0].condition
+    assert cond.verb == "condition:card_types_among" and cond.amount.value == 4
+
+
+def test_leyline_opening_hand():
+    a = line("GPT", "Leyline of the Meek", "If Leyline")
+    e = only(a)
+    assert e.verb == "begin_with"
+    assert a.body.effect[0].condition.verb == "condition:in_opening_hand"
+
+
+# ------------------------------------------------------------------ replacement effects (CR 614)
+def test_phantom_nantuko_damage_prevention():
+    a = line("C13", "Phantom Nantuko", "If damage would be dealt")
+    es = effects(a)
+    assert es[0].verb == "prevent_that_damage"
+    assert a.body.effect[0].condition.verb == "condition:damage_would_be_dealt"
+    assert a.body.effect[0].condition.obj.quantifier == "self"
+
+
+def test_furnace_of_rath_double_damage_instead():
+    a = line("10E", "Furnace of Rath", "If a source")
+    e = only(a)
+    assert e.verb == "damage_double" and e.extra["instead"] is True and e.subject.quantifier == "it"
+    cond = a.body.effect[0].condition
+    assert cond.verb == "condition:source_would_deal_damage"
+    assert cond.obj.words == ["source"]
+
+
+def test_boon_reflection_twice_that_much_life():
+    a = line("2XM", "Boon Reflection", "If you would gain life")
+    e = only(a)
+    assert e.verb == "gain_twice"
+    assert a.body.effect[0].condition.verb == "condition:you_would_gain_life"
+
+
+def test_fortune_thief_life_total_floor():
+    assert only(line("A25", "Fortune Thief", "Damage that would reduce")).verb == "life_total_floor"
+
+
+def test_black_ward_effect_doesnt_remove_self():
+    a = line("2ED", "Black Ward", "Enchanted creature has protection")
+    es = effects(a)
+    assert es[-1].verb == "effect_doesnt_remove_self"
+
+
+@pytest.mark.parametrize("set_code,name,start", [
+    ("AER", "Baral, Chief of Compliance", "Instant and sorcery"),
+    ("KLD", "Blooming Marsh", "Blooming Marsh enters"),
+    ("10E", "Furnace of Rath", "If a source"),
+])
+def test_json_round_trip_keeps_condition_nodes(set_code, name, start):
+    j = line(set_code, name, start).to_json()
+    assert j["fully_parsed"] is True and j["kind"] == "static"
+    assert "Unparsed" not in repr(j)
