@@ -882,6 +882,9 @@ class ToAst(StaticRules, Transformer):
         m.instead = True
         return m
 
+    def c_where(self, meta, ch):
+        return ch[0]
+
     def c_unless(self, meta, ch):
         act, who, other = ch[0], ch[1], ch[2]
         if isinstance(other, A.Action):
