@@ -9,6 +9,9 @@ from pathlib import Path
 import click
 
 from pipeline.paths import DB_ENV, default_db_path
+from pipeline.serve.card_page import card_command
+from pipeline.serve.cli_mana import check_mana
+from pipeline.serve.cli_parse import coverage_command, parse_command
 
 DB_OPTION = click.option(
     "--db", "db", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -280,7 +283,8 @@ def paths():
     click.echo(f"database: {default_db_path()}")
     click.echo(f"cache:    {default_cache_dir()}")
 
-main.add_command(__import__("pipeline.serve.cli_mana", fromlist=["check_mana"]).check_mana)  # check-mana (docs/mana.md)
-main.add_command(__import__("pipeline.serve.card_page", fromlist=["card_command"]).card_command)  # card NAME (docs/annotate.md)
-main.add_command(__import__("pipeline.serve.cli_parse", fromlist=["parse_command"]).parse_command)  # parse TEXT (docs/ast.md)
-main.add_command(__import__("pipeline.serve.cli_parse", fromlist=["coverage_command"]).coverage_command)  # coverage (docs/ast.md)
+# Commands defined beside the stage they serve.
+main.add_command(card_command)      # card NAME (docs/annotate.md)
+main.add_command(check_mana)        # check-mana (docs/mana.md)
+main.add_command(parse_command)     # parse TEXT / --jsonl FILE (docs/ast.md)
+main.add_command(coverage_command)  # coverage (docs/ast.md)
