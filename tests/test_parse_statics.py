@@ -166,7 +166,7 @@ def test_leyline_opening_hand():
     a = line("GPT", "Leyline of the Meek", "If Leyline")
     e = only(a)
     assert e.verb == "begin_with"
-    assert a.body.effect[0].condition.verb == "condition:in_opening_hand"
+    assert a.body.effect[0].condition.verb == "condition:in_zone"
 
 
 # ------------------------------------------------------------------ replacement effects (CR 614)

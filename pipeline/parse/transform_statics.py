@@ -73,6 +73,32 @@ class StaticRules(Transformer):
             act.text = self._t(meta)
         return act
 
+    def z_opening_hand(self, meta, ch):  # CR 103.6
+        return "opening_hand"
+
+    def p_chosen_name(self, meta, ch):  # "with the chosen name" (CR 201.3)
+        return "chosen_name"
+
+    def p_that_are(self, meta, ch):  # "creatures you control that are enchanted"
+        return "that_are:" + self._low(meta).split()[-1]
+
+    def o_both(self, meta, ch):
+        return A.Obj("both", None, [self._low(meta).split()[-1]], self._t(meta))
+
+    def o_first_spell_each_turn(self, meta, ch):  # "the first spell you cast each turn"
+        words = next((c for c in ch if isinstance(c, list)), [])
+        return A.Obj("first_each_turn", None, list(words), self._t(meta), ["you_cast"])
+
+    def o_activated_abilities_of(self, meta, ch):  # CR 602 "activated abilities of artifacts"
+        o = _first(ch, A.Obj)
+        return A.Obj("of", None, ["activated", "abilities"], self._t(meta),
+                     ["of:" + (o.text if o is not None else "")])
+
+    def o_basic_land_types_among(self, meta, ch):  # domain (CR 702 / 205.3i basic land types)
+        o = _first(ch, A.Obj)
+        return A.Obj("each", None, ["basic", "land", "type"], self._t(meta),
+                     ["among:" + (o.text if o is not None else "")])
+
     def o_defending_player(self, meta, ch):  # CR 506.2
         return A.Obj("defending", None, ["player"], self._t(meta))
 
@@ -132,8 +158,21 @@ class StaticRules(Transformer):
     def cd_neither_day_night(self, meta, ch):  # CR 726.2
         return self._cond("neither_day_nor_night", meta, ch)
 
-    def cd_opening_hand(self, meta, ch):  # CR 103.6 (leylines)
-        return self._cond("in_opening_hand", meta, ch)
+    def cd_would_draw(self, meta, ch):  # CR 614.11 draw replacement
+        return self._cond("would_draw", meta, ch)
+
+    def cd_would_enter(self, meta, ch):  # CR 614.12
+        return self._cond("would_enter", meta, ch)
+
+    def cd_is_color(self, meta, ch):  # CR 105.2
+        color = next((str(c).lower() for c in ch if isinstance(c, Token) and c.type == "COLOR"), None)
+        return self._cond("is_color", meta, ch, color=color)
+
+    def cd_opp_graveyard(self, meta, ch):
+        return self._cond("opp_graveyard_size", meta, ch)
+
+    def cd_attacking_alone(self, meta, ch):  # CR 506.5
+        return self._cond("attacking_alone", meta, ch)
 
     # ------------------------------------------------------------ for each
     def fe_obj(self, meta, ch):
@@ -207,6 +246,19 @@ class StaticRules(Transformer):
     def c_isnt(self, meta, ch):  # "~ isn't a creature" (Theros gods)
         words = next((c for c in ch if isinstance(c, list)), [])
         return A.Action("is_not", subject=_first(ch, A.Obj), extra={"words": words}, text=self._t(meta))
+
+    def c_redirect_damage(self, meta, ch):  # CR 614.9 redirection
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        return A.Action("redirect_damage", obj=objs[0], extra={"to": objs[1], "instead": True}, text=self._t(meta))
+
+    def c_deck_any_number(self, meta, ch):  # CR 100.2a exception
+        return A.Action("deck_any_number", subject=_self_obj(), text=self._t(meta))
+
+    def a_may_cast(self, meta, ch):
+        return A.Action("cast", obj=_first(ch, A.Obj), text=self._t(meta))
+
+    def a_spend_as_though(self, meta, ch):  # CR 609.4b
+        return A.Action("spend_as_though", extra={"rule": self._low(meta)}, text=self._t(meta))
 
     # ------------------------------------------------------------ whole sentences
     def st_flash_sacrifice(self, meta, ch):  # CR 307.1 timing; "flash" enchantments of Visions
