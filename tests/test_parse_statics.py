@@ -213,3 +213,80 @@ def test_json_round_trip_keeps_condition_nodes(set_code, name, start):
     j = line(set_code, name, start).to_json()
     assert j["fully_parsed"] is True and j["kind"] == "static"
     assert "Unparsed" not in repr(j)
+
+
+# ------------------------------------------------------------------ round 2 shapes
+def test_relentless_rats_deck_any_number():
+    e = only(line("10E", "Relentless Rats", "A deck can have"))
+    assert e.verb == "deck_any_number" and e.subject.quantifier == "self"
+
+
+def test_lich_dont_lose_and_draw_instead_of_gaining():
+    e = only(line("2ED", "Lich", "You don't lose the game"))
+    assert e.verb == "dont_lose_game_for_life" and e.amount.value == 0
+    a = line("2ED", "Lich", "If you would gain life")
+    assert only(a).verb == "draw"
+    assert a.body.effect[0].condition.verb == "condition:you_would_gain_life"
+
+
+def test_thought_reflection_draw_replacement():
+    a = line("2XM", "Thought Reflection", "If you would draw")
+    e = only(a)
+    assert e.verb == "draw" and e.amount.value == 2
+    assert a.body.effect[0].condition.verb == "condition:you_would_draw"
+
+
+def test_sunglasses_of_urza_spend_as_though():
+    e = only(line("2ED", "Sunglasses of Urza", "You may spend"))
+    assert e.verb == "spend_as_though"
+    assert e.extra["rule"] == "spend white mana as though it were red mana"
+
+
+def test_meddling_mage_chosen_name_cant_be_cast():
+    e = only(line("2XM", "Meddling Mage", "Spells with the chosen name"))
+    assert e.verb == "cant_be_cast"
+    assert e.subject.words == ["spells"] and e.subject.qualifiers == ["chosen_name"]
+
+
+def test_dream_prowler_unblockable_while_attacking_alone():
+    a = line("9ED", "Dream Prowler", "Dream Prowler can't be blocked")
+    assert only(a).verb == "unblockable"
+    assert a.body.effect[0].condition.verb == "condition:attacking_alone"
+
+
+def test_courser_of_kruphix_play_lands_from_top_of_library():
+    e = only(line("A25", "Courser of Kruphix", "You may play lands"))
+    assert e.verb == "may_play"
+    assert e.obj.words == ["lands"] and e.obj.qualifiers == ["zone:top_of_library"]
+
+
+def test_propaganda_attack_tax():
+    e = only(line("AFC", "Propaganda", "Creatures can't attack you"))
+    assert e.verb == "propaganda" and [s.raw for s in e.extra["mana"]] == ["{2}"]
+
+
+def test_ray_of_frost_color_condition():
+    a = line("AFR", "Ray of Frost", "As long as enchanted creature is red")
+    assert only(a).verb == "lose_all_abilities"
+    cond = a.body.effect[0].condition
+    assert cond.verb == "condition:is_color" and cond.extra["color"] == "red"
+    assert cond.obj.quantifier == "enchanted"
+
+
+def test_ground_seal_cards_in_graveyards_cant_be_targeted():
+    e = only(line("C18", "Ground Seal", "Cards in graveyards"))
+    assert e.verb == "cant_be_targeted"
+    assert e.subject.qualifiers == ["zone:graveyards"]
+    assert e.obj.words == ["spells", "or", "abilities"]
+
+
+def test_guardians_magemark_creatures_that_are_enchanted():
+    e = only(line("GPT", "Guardian's Magemark", "Creatures you control that are"))
+    assert e.verb == "pump" and e.extra["pt"] == "+1/+1"
+    assert e.subject.qualifiers == ["you_control", "that_are:enchanted"]
+
+
+def test_stony_silence_activated_abilities_of_artifacts():
+    e = only(line("ISD", "Stony Silence", "Activated abilities"))
+    assert e.verb == "cant_be_activated"
+    assert e.subject.words == ["activated", "abilities"] and e.subject.qualifiers == ["of:artifacts"]

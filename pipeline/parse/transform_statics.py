@@ -268,6 +268,10 @@ class StaticRules(Transformer):
         low = self._low(meta)
         return self._sentence("max_one_" + ("attacker" if " attack " in low else "blocker"), meta, ch)
 
+    def st_dont_lose_game(self, meta, ch):  # CR 104.3b exception (Lich)
+        return A.Sentence([A.Action("dont_lose_game_for_life", subject=A.Obj("you", None, [], "you"),
+                                    amount=_first(ch, A.Amount), text=self._t(meta))])
+
     def st_life_floor(self, meta, ch):  # CR 614 replacement of life loss
         return self._sentence("life_total_floor", meta, ch)
 
