@@ -882,6 +882,15 @@ class ToAst(StaticRules, Transformer):
         m.instead = True
         return m
 
+    def c_may_have(self, meta, ch):
+        act = ch[2]
+        if isinstance(act, A.Action):
+            act.subject = ch[1]
+            act.extra["optional"] = True
+            if len(ch) > 3:
+                act.extra["duration"] = ch[3]
+        return act
+
     def c_where(self, meta, ch):
         return ch[0]
 
