@@ -555,7 +555,13 @@ class ToAst(StaticRules, Transformer):
         return A.KeywordLine(_nodes(ch, A.Keyword))
 
     def kw_list(self, meta, ch):
-        return _nodes(ch, A.Keyword)
+        return [c for c in ch if isinstance(c, A.Node)]
+
+    def kw_item(self, meta, ch):
+        return ch[0]
+
+    def kw_quoted(self, meta, ch):
+        return self._tok(ch[0])
 
     def kl_protection(self, meta, ch):
         return [A.Keyword("protection", param=A.Text(self._t(meta)), text=self._t(meta))]
@@ -717,7 +723,9 @@ class ToAst(StaticRules, Transformer):
                 q = next((c for c in ch if isinstance(c, Token) and c.type == "QUOTED"), None)
                 val = self._tok(q) if q is not None else None
             elif kind == "has_keyword":
-                val = _nodes(ch, A.Keyword)
+                val = [n for c in ch if isinstance(c, list) for n in c if isinstance(n, A.Node)]
+                if any(not isinstance(n, A.Keyword) for n in val):
+                    return A.CopyException("has_ability", val, self._t(meta))
             elif kind == "enters_with_counters":
                 ck = next((c for c in ch if isinstance(c, _Counter)), None)
                 val = A.CounterSpec(ck.kind if ck else "", _first(ch, A.Amount) or A.Amount("fixed", value=1))
@@ -861,14 +869,18 @@ class ToAst(StaticRules, Transformer):
         if isinstance(act, A.Action):
             act.subject = subj
             act.text = self._t(meta)
-        elif isinstance(act, A.CopyEffect):
+        elif isinstance(act, (A.CopyEffect, A.GrantAbility)):
             act.subject = subj
+            if isinstance(act, A.GrantAbility):
+                act.text = self._t(meta)
         return act
 
     def c_subject_duration(self, meta, ch):
         act = self.c_subject(meta, ch[:2])
         if isinstance(act, A.Action):
             act.extra["duration"] = ch[2]
+        elif isinstance(act, A.GrantAbility):
+            act.duration = ch[2].text if isinstance(ch[2], A.Text) else None
         return act
 
     def c_duration(self, meta, ch):
@@ -1065,6 +1077,10 @@ class ToAst(StaticRules, Transformer):
 
     def a_gain_kw(self, meta, ch):
         return A.GrantAbility(A.Obj(None, None, [], ""), [k for c in ch if isinstance(c, list) for k in c], None, self._t(meta))
+
+    def a_emblem(self, meta, ch):
+        q = next(c for c in ch if isinstance(c, Token) and c.type == "QUOTED")
+        return A.Action("emblem", extra={"abilities": [self._tok(q)]}, text=self._t(meta))
 
     def a_enters_tapped(self, meta, ch):
         return A.EntersTapped(A.Obj(None, None, [], ""), None)
