@@ -290,3 +290,42 @@ def test_stony_silence_activated_abilities_of_artifacts():
     e = only(line("ISD", "Stony Silence", "Activated abilities"))
     assert e.verb == "cant_be_activated"
     assert e.subject.words == ["activated", "abilities"] and e.subject.qualifiers == ["of:artifacts"]
+
+
+# ------------------------------------------------------------------ round 3 shapes
+def test_living_lands_animated_forests_still_lands():
+    e = only(line("2ED", "Living Lands", "All Forests"))
+    assert e.verb == "is_creature" and e.extra["pt"] == "1/1"
+    assert e.subject.quantifier == "all" and e.subject.words == ["forests"]
+    assert e.extra["words"] == ["creatures"] and e.extra["still"] == ["lands"]
+
+
+def test_winter_orb_untap_limit_while_untapped():
+    a = line("2ED", "Winter Orb", "As long as Winter Orb is untapped")
+    assert only(a).verb == "untap_limit"
+    assert a.body.effect[0].condition.verb == "condition:state"
+
+
+def test_leyline_of_anticipation_cast_as_though_flash():
+    e = only(line("M11", "Leyline of Anticipation", "You may cast spells"))
+    assert e.verb == "cast_flash" and e.obj.words == ["spells"]
+
+
+def test_night_market_aeronaut_revolt_condition():
+    a = line("AER", "Night Market Aeronaut", "Revolt")
+    e = only(a)
+    assert isinstance(e, A.EntersWith) and e.counters[0].counter == "+1/+1" and e.counters[0].amount.value == 1
+    assert a.body.effect[0].condition.verb == "condition:revolt"
+
+
+def test_sulfuric_vapors_damage_plus_one():
+    a = line("USG", "Sulfuric Vapors", "If a red spell")
+    e = only(a)
+    assert e.verb == "damage_plus" and e.amount.value == 1
+    assert a.body.effect[0].condition.obj.words == ["red", "spell"]
+
+
+def test_overwhelming_splendor_creatures_enchanted_player_controls():
+    a = line("HOU", "Overwhelming Splendor", "Creatures enchanted player controls")
+    es = effects(a)
+    assert es[0].subject.qualifiers == ["enchanted_player_controls"]

@@ -99,6 +99,19 @@ class StaticRules(Transformer):
         return A.Obj("each", None, ["basic", "land", "type"], self._t(meta),
                      ["among:" + (o.text if o is not None else "")])
 
+    def o_types_among(self, meta, ch):  # "basic land types among lands you control" (domain)
+        words = next((c for c in ch if isinstance(c, list)), [])
+        o = _first(ch, A.Obj)
+        return A.Obj("types_among", None, list(words) + ["type"], self._t(meta),
+                     ["among:" + (o.text if o is not None else "")])
+
+    def p_same_name_as(self, meta, ch):
+        o = _first(ch, A.Obj)
+        return "same_name_as:" + (o.text if o is not None else "")
+
+    def p_enchanted_player_controls(self, meta, ch):
+        return "enchanted_player_controls"
+
     def o_defending_player(self, meta, ch):  # CR 506.2
         return A.Obj("defending", None, ["player"], self._t(meta))
 
@@ -157,6 +170,9 @@ class StaticRules(Transformer):
 
     def cd_neither_day_night(self, meta, ch):  # CR 726.2
         return self._cond("neither_day_nor_night", meta, ch)
+
+    def cd_revolt(self, meta, ch):  # revolt (a permanent you controlled left the battlefield this turn)
+        return self._cond("revolt", meta, ch)
 
     def cd_would_draw(self, meta, ch):  # CR 614.11 draw replacement
         return self._cond("would_draw", meta, ch)
@@ -260,7 +276,23 @@ class StaticRules(Transformer):
     def a_spend_as_though(self, meta, ch):  # CR 609.4b
         return A.Action("spend_as_though", extra={"rule": self._low(meta)}, text=self._t(meta))
 
+    def c_animated(self, meta, ch):  # "Enchanted land is a 5/6 … creature that's still a land" (CR 205.1b)
+        subj = _first(ch, A.Obj)
+        pt = next((str(c) for c in ch if isinstance(c, Token) and c.type == "PT"), None)
+        lists = [c for c in ch if isinstance(c, list)]
+        return A.Action("is_creature", subject=subj,
+                        extra={"pt": pt, "words": lists[0] if lists else [], "still": lists[-1] if len(lists) > 1 else []},
+                        text=self._t(meta))
+
     # ------------------------------------------------------------ whole sentences
+    def st_cast_only_if(self, meta, ch):  # CR 601.3 casting restriction
+        return A.Sentence([A.Action("cast_only", subject=_self_obj(), extra={"if": _first(ch, A.Action)},
+                                    text=self._t(meta))])
+
+    def st_cast_only_during(self, meta, ch):  # CR 601.3 / 307.1 timing restriction
+        return A.Sentence([A.Action("cast_only", subject=_self_obj(),
+                                    extra={"during": self._low(meta).split(" during ", 1)[1]}, text=self._t(meta))])
+
     def st_flash_sacrifice(self, meta, ch):  # CR 307.1 timing; "flash" enchantments of Visions
         return self._sentence("sacrifice_if_cast_at_instant_speed", meta, ch)
 
