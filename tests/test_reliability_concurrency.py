@@ -73,11 +73,12 @@ def test_refresh_lock_and_queries_on_the_old_file_with_real_processes(tmp_path):
     out, err = first.communicate()
     assert first.returncode == 0, err
     assert out.startswith(f"built {db}: {NEW_CARDS} cards, ")
-    assert set(counts) <= {OLD_CARDS, NEW_CARDS} and counts[0] == OLD_CARDS and len(counts) > 5
+    assert set(counts) <= {OLD_CARDS, NEW_CARDS} and counts[0] == OLD_CARDS and len(counts) > 5, counts
 
     out, err = third.communicate(timeout=900)
     assert third.returncode == 0, err
-    assert out.startswith(f"unchanged: {db} already holds source version 5.2.0+20220425")
+    # (locally, a grammar file edited between the first and the third start makes this a rebuild)
+    assert out.startswith(f"unchanged: {db} already holds source version 5.2.0+20220425"), (out, err)
     assert card_count(db) == NEW_CARDS
     con = duckdb.connect(str(db), read_only=True)
     try:
