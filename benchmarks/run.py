@@ -621,9 +621,10 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true",
                     help="every 10th face, no Scryfall refresh, 256 MiB stream file, no profile; prints only")
     ap.add_argument("--only", default="grammar,parse,refresh,stream,profile",
-                    help="comma-separated subset of grammar,parse,refresh,stream,profile")
+                    help="comma-separated subset of grammar,parse,refresh,stream,profile (a subset only prints)")
     ap.add_argument("--workdir", type=Path, default=None, help="scratch directory (default: a new temp dir)")
-    ap.add_argument("--no-readme", action="store_true", help="do not write benchmarks/README.md / results.json")
+    ap.add_argument("--no-readme", action="store_true",
+                    help="do not write benchmarks/README.md / results.json (only a complete, successful full run writes them)")
     args = ap.parse_args(argv)
     only = set(args.only.split(","))
     if args.quick:
@@ -661,7 +662,7 @@ def main(argv=None) -> int:
     r["total_s"] = time.perf_counter() - t0
     table = render(r)
     print(table)
-    if not args.quick and not args.no_readme:
+    if not args.quick and not args.no_readme and only >= set(sections) and not r.get("failed"):
         RESULTS_JSON.write_text(json.dumps(r, indent=1, default=str) + "\n", encoding="utf-8")
         write_readme(table)
         log(f"wrote {README.relative_to(ROOT)} and {RESULTS_JSON.relative_to(ROOT)}")
