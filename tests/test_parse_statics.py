@@ -329,3 +329,63 @@ def test_overwhelming_splendor_creatures_enchanted_player_controls():
     a = line("HOU", "Overwhelming Splendor", "Creatures enchanted player controls")
     es = effects(a)
     assert es[0].subject.qualifiers == ["enchanted_player_controls"]
+
+
+# ------------------------------------------------------------------ round 4 shapes
+def test_sphinx_of_the_guildpact_all_colors():
+    e = only(line("2XM", "Sphinx of the Guildpact", "Sphinx of the Guildpact is all colors"))
+    assert e.verb == "all_colors" and e.subject.quantifier == "self"
+
+
+def test_victory_chimes_untaps_during_each_other_players_untap_step():
+    e = only(line("BBD", "Victory Chimes", "Untap Victory Chimes"))
+    assert e.verb == "untap_during_others" and e.obj.quantifier == "self"
+
+
+def test_blazing_archon_creatures_cant_attack_you():
+    e = only(line("C16", "Blazing Archon", "Creatures can't attack you"))
+    assert e.verb == "cant_attack_you" and e.subject.words == ["creatures"]
+
+
+def test_rites_of_flourishing_additional_land_each_player():
+    e = only(line("C16", "Rites of Flourishing", "Each player may play"))
+    assert e.verb == "extra_land" and e.subject.quantifier == "each"
+
+
+def test_khod_and_urborg_type_adding_statics():
+    khod = only(line("CMB1", "Khod, Etlan Shiis Envoy", "All lands are Islands"))
+    urborg = only(line("M15", "Urborg, Tomb of Yawgmoth", "Each land is a Swamp"))
+    assert khod.verb == urborg.verb == "is_also"
+    assert khod.extra["words"] == ["islands"] and urborg.extra["words"] == ["swamp"]
+    assert urborg.subject.quantifier == "each" and urborg.subject.words == ["land"]
+
+
+def test_goblin_goon_more_creatures_than_defending_player():
+    a = only(line("DDT", "Goblin Goon", "Goblin Goon can't attack"))
+    b = only(line("DDT", "Goblin Goon", "Goblin Goon can't block"))
+    assert (a.verb, b.verb) == ("cant_attack", "cant_block")
+    assert a.extra["unless"].verb == b.extra["unless"].verb == "condition:controls_more"
+
+
+def test_stupefying_touch_possessive_activated_abilities():
+    e = only(line("EMA", "Stupefying Touch", "Enchanted creature's activated abilities"))
+    assert e.verb == "cant_be_activated"
+    assert e.subject.qualifiers == ["of:Enchanted creature"]
+
+
+def test_skyrider_trainee_flying_while_enchanted():
+    a = line("GPT", "Skyrider Trainee", "Skyrider Trainee has flying")
+    e = only(a)
+    assert isinstance(e, A.GrantAbility) and e.subject.quantifier == "self"
+    assert a.body.effect[0].condition.verb == "condition:state"
+
+
+def test_clergy_regeneration_replacement():
+    a = line("LEG", "Clergy of the Holy Nimbus", "If Clergy")
+    assert only(a).verb == "regenerate"
+    assert a.body.effect[0].condition.verb == "condition:would_be_destroyed"
+
+
+def test_melira_keepers_and_maralen_restrictions():
+    assert only(line("MBS", "Melira's Keepers", "Melira's Keepers")).verb == "cant_have_counters"
+    assert only(line("MOR", "Maralen of the Mornsong", "Players can't draw")).verb == "cant_draw"

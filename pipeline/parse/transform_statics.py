@@ -112,6 +112,11 @@ class StaticRules(Transformer):
     def p_enchanted_player_controls(self, meta, ch):
         return "enchanted_player_controls"
 
+    def o_poss_activated_abilities(self, meta, ch):  # "enchanted creature's activated abilities"
+        o = _first(ch, A.Obj)
+        return A.Obj("of", None, ["activated", "abilities"], self._t(meta),
+                     ["of:" + (o.text if o is not None else "")])
+
     def o_defending_player(self, meta, ch):  # CR 506.2
         return A.Obj("defending", None, ["player"], self._t(meta))
 
@@ -170,6 +175,12 @@ class StaticRules(Transformer):
 
     def cd_neither_day_night(self, meta, ch):  # CR 726.2
         return self._cond("neither_day_nor_night", meta, ch)
+
+    def cd_entered_this_turn(self, meta, ch):
+        return self._cond("entered_this_turn", meta, ch)
+
+    def cd_would_be_destroyed(self, meta, ch):  # CR 614 / 701.15 regeneration shields
+        return self._cond("would_be_destroyed", meta, ch)
 
     def cd_revolt(self, meta, ch):  # revolt (a permanent you controlled left the battlefield this turn)
         return self._cond("revolt", meta, ch)
@@ -282,6 +293,15 @@ class StaticRules(Transformer):
         lists = [c for c in ch if isinstance(c, list)]
         return A.Action("is_creature", subject=subj,
                         extra={"pt": pt, "words": lists[0] if lists else [], "still": lists[-1] if len(lists) > 1 else []},
+                        text=self._t(meta))
+
+    def c_cant_prevent(self, meta, ch):  # CR 615.12 (damage can't be prevented)
+        return A.Action("damage_cant_be_prevented", extra={"source": _first(ch, A.Obj)} if _first(ch, A.Obj) else {},
+                        text=self._t(meta))
+
+    def c_is_chosen_type(self, meta, ch):
+        also = "addition" in self._low(meta)
+        return A.Action("is_also" if also else "is", subject=_first(ch, A.Obj), extra={"words": ["chosen type"]},
                         text=self._t(meta))
 
     # ------------------------------------------------------------ whole sentences
