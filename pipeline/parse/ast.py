@@ -283,7 +283,8 @@ class CopyException(Node):
     kind: is_type ("it's an artifact"/"it's a 1/1 … in addition": value = the type/PT words),
     has_ability ("it has \"…\"": value = the parsed ability body), has_keyword (value =
     Keyword list), has_this_ability ("it has this ability"), not_legendary, name_is (value =
-    the name), enters_with_counters (value = CounterSpec), pt, other. text: the wording."""
+    the name), enters_with_counters (value = CounterSpec), pt, loses_ability (value = Keyword
+    list, "except it has haste and loses soulbond"), other. text: the wording."""
     kind: str
     value: Any = None
     text: str = ""

@@ -288,7 +288,8 @@ class ToAst(StaticRules, Transformer):
                "defending_controls", "they_control", "its_controller_controls", "zone", "battlefield",
                "power", "toughness", "mv", "greatest", "with_keyword", "without_keyword", "with_counter",
                "chosen", "your_choice", "named", "attacking_you", "blocking", "thats", "isnt", "attacked",
-               "dealt_damage", "dealt_damage_by", "that_targets", "this_way", "in_party", "of_a", "other_than", "attached", "attached_to_it", "exiled_with", "of_that_type"):
+               "dealt_damage", "dealt_damage_by", "that_targets", "this_way", "in_party", "of_a", "other_than", "attached", "attached_to_it", "exiled_with", "of_that_type",
+               "youve_cast", "could_target", "from_source", "not_cast"):
         locals()["p_" + _n] = _post(_n)
     for _n in ("your_graveyard", "a_graveyard", "graveyards", "your_hand", "your_library", "exile",
                "opp_graveyard", "tp_graveyard", "their_graveyard", "their_hand", "that_player_graveyard",
@@ -671,7 +672,13 @@ class ToAst(StaticRules, Transformer):
             if times is not None:
                 cnt = times.amount
             counters = [e.value for e in excs if e.kind == "enters_with_counters"]
-            eff = A.CopyEffect(mode, original, optional, cnt, excs, counters, new_targets, subject, self._t(meta))
+            m = mode
+            if m == "copy_spell" and original is not None:  # CR 707.10: spells, abilities (707.10), cards (707.12)
+                if "ability" in original.words or "abilities" in original.words:
+                    m = "copy_ability"
+                elif "card" in original.words or "cards" in original.words:
+                    m = "copy_card"
+            eff = A.CopyEffect(m, original, optional, cnt, excs, counters, new_targets, subject, self._t(meta))
             if dur:
                 eff.duration = dur[0].value
             return eff
@@ -706,6 +713,12 @@ class ToAst(StaticRules, Transformer):
     def ct_times(self, meta, ch):
         return _Times(_first(ch, A.Amount))
 
+    def ct_additional(self, meta, ch):
+        return _Times(A.Amount("fixed", value=1, text=self._t(meta)))
+
+    def ct_for_each_time(self, meta, ch):
+        return _Times(A.Amount("for_each", text=self._t(meta)))
+
     def ct_twice(self, meta, ch):
         return _Times(A.Amount("fixed", value=2, text="twice"))
 
@@ -726,6 +739,8 @@ class ToAst(StaticRules, Transformer):
                 val = [n for c in ch if isinstance(c, list) for n in c if isinstance(n, A.Node)]
                 if any(not isinstance(n, A.Keyword) for n in val):
                     return A.CopyException("has_ability", val, self._t(meta))
+            elif kind == "loses_ability":  # CR 707.9b: the exception removes an ability
+                val = [n for c in ch if isinstance(c, list) for n in c if isinstance(n, A.Node)]
             elif kind == "enters_with_counters":
                 ck = next((c for c in ch if isinstance(c, _Counter)), None)
                 val = A.CounterSpec(ck.kind if ck else "", _first(ch, A.Amount) or A.Amount("fixed", value=1))
@@ -744,6 +759,7 @@ class ToAst(StaticRules, Transformer):
     ce_counters = _ce("enters_with_counters")
     ce_pt = _ce("pt")
     ce_has_this_ability = _ce("has_this_ability")
+    ce_loses = _ce("loses_ability")
     ce_has_keyword_this = _ce("has_keyword")
 
     def ce_has_keyword_ability(self, meta, ch):

@@ -1,0 +1,73 @@
+"""Copy effects (CR 707) on real card text (MTGJSON 2022 corpus, verbatim oracle text):
+the shapes the copy grammar (grammar/copy.lark) reads, each a structured CopyEffect."""
+
+from __future__ import annotations
+
+from pipeline.parse import parse_face
+from pipeline.parse import ast as A
+
+
+def copy_of(text, name, type_line="Instant"):
+    """Parse one face; assert it is fully parsed and return its CopyEffect nodes in order."""
+    abilities = parse_face(text, name=name, type_line=type_line)
+    assert all(a.fully_parsed for a in abilities), [a.to_json()["body"] for a in abilities if not a.fully_parsed]
+    return [n for a in abilities for n in a.body.walk() if isinstance(n, A.CopyEffect)]
+
+
+def test_fork_except_that_the_copy_is_red():
+    (c,) = copy_of("Copy target instant or sorcery spell, except that the copy is red. "
+                   "You may choose new targets for the copy.", "Fork")
+    assert c.mode == "copy_spell" and c.new_targets
+    assert c.original.quantifier == "target" and c.original.words == ["instant", "or", "sorcery", "spell"]
+    assert [(e.kind, e.value) for e in c.exceptions] == [("is_type", ["red"])]
+
+
+def test_show_of_confidence_copy_for_each_spell_cast_this_turn():
+    (c,) = copy_of("When you cast this spell, copy it for each other instant and sorcery spell you've cast "
+                   "this turn. You may choose new targets for the copies.", "Show of Confidence")
+    assert c.original.quantifier == "it" and c.new_targets
+    assert c.count.kind == "for_each"
+    assert "youve_cast" in c.count.ref.qualifiers
+
+
+def test_tawnos_copy_ability_from_an_artifact_source():
+    (c,) = copy_of("{U}{R}, {T}: Copy target activated or triggered ability you control from an artifact "
+                   "source. You may choose new targets for the copy. (Mana abilities can't be targeted.)",
+                   "Tawnos, Urza's Apprentice", "Legendary Creature — Human Artificer")
+    assert c.mode == "copy_ability" and c.new_targets
+    assert c.original.qualifiers == ["you_control", "from_source"]
+
+
+def test_errant_copy_spell_that_wasnt_cast():
+    (c,) = copy_of("{1}{U}, {T}: Copy target spell you control that wasn't cast. You may choose new targets "
+                   "for the copy.", "Errant, Street Artist", "Legendary Creature — Human Rogue")
+    assert c.original.qualifiers == ["you_control", "not_cast"]
+
+
+def test_echoing_equation_each_becomes_copy_with_conditional_exception():
+    (c,) = copy_of("Choose target creature you control. Each other creature you control becomes a copy of it "
+                   "until end of turn, except those creatures aren't legendary if the chosen creature is "
+                   "legendary.", "Echoing Equation", "Sorcery")
+    assert c.mode == "becomes_copy" and c.duration is not None
+    assert c.subject.quantifier == "each_other"
+    assert [e.kind for e in c.exceptions] == ["not_legendary"]
+
+
+def test_krark_copy_comma_and_new_targets():
+    cs = copy_of("Whenever you cast an instant or sorcery spell, flip a coin. If you lose the flip, return "
+                 "that spell to its owner's hand. If you win the flip, copy that spell, and you may choose "
+                 "new targets for the copy.", "Krark, the Thumbless", "Legendary Creature — Goblin Wizard")
+    assert len(cs) == 1 and cs[0].new_targets and cs[0].original.text == "that spell"
+
+
+def test_curse_of_echoes_each_other_player_may_copy():
+    (c,) = copy_of("Enchant player\nWhenever enchanted player casts an instant or sorcery spell, each other "
+                   "player may copy that spell and may choose new targets for the copy they control.",
+                   "Curse of Echoes", "Enchantment — Aura Curse")
+    assert c.optional and c.new_targets and c.subject.text == "each other player"
+
+
+def test_storm_of_forms_copy_for_each_kind_of_counter():
+    (c,) = copy_of("When you cast this spell, copy it for each kind of counter among permanents you control. "
+                   "You may choose new targets for the copies.", "Storm of Forms", "Sorcery")
+    assert c.count.kind == "for_each"
