@@ -389,3 +389,52 @@ def test_clergy_regeneration_replacement():
 def test_melira_keepers_and_maralen_restrictions():
     assert only(line("MBS", "Melira's Keepers", "Melira's Keepers")).verb == "cant_have_counters"
     assert only(line("MOR", "Maralen of the Mornsong", "Players can't draw")).verb == "cant_draw"
+
+
+# ------------------------------------------------------------------ round 5 shapes
+def test_doubling_season_token_doubling():
+    assert only(line("2XM", "Doubling Season", "If an effect would create")).verb == "token_doubling"
+
+
+def test_anavolver_kicked_with_its_kicker_enters_with_counters_and_flying():
+    a = line("APC", "Anavolver", "If Anavolver was kicked with its {1}{U}")
+    e = only(a)
+    assert e.verb == "enters_with_counters_and_abilities"
+    ew = e.extra["enters_with"]
+    assert ew.counters[0].counter == "+1/+1" and ew.counters[0].amount.value == 2
+    assert [k.name for k in e.extra["abilities"]] == ["flying"]
+    assert a.body.effect[0].condition.verb == "condition:kicked"
+
+
+def test_power_artifact_reduction_floor():
+    a = line("ATQ", "Power Artifact", "Enchanted artifact's activated abilities")
+    es = effects(a)
+    assert es[0].verb == "cost_less_activate"
+    assert es[0].subject.qualifiers == ["of:Enchanted artifact"]
+    assert es[-1].verb == "cost_reduction_floor_one"
+
+
+def test_hushwing_gryff_entering_doesnt_trigger():
+    e = only(line("C16", "Hushwing Gryff", "Creatures entering"))
+    assert e.verb == "entering_doesnt_trigger" and e.subject.words == ["creatures"]
+
+
+def test_hardened_scales_counter_replacement():
+    a = line("C16", "Hardened Scales", "If one or more +1/+1 counters")
+    e = only(a)
+    assert e.verb == "counters_instead" and e.extra["mode"] == "plus" and e.amount.value == 1
+    cond = a.body.effect[0].condition
+    assert cond.verb == "condition:counters_would_be_put" and cond.extra["counter"] == "+1/+1"
+
+
+def test_tidal_barracuda_any_player_may_cast_as_though_flash():
+    e = only(line("C20", "Tidal Barracuda", "Any player may cast"))
+    assert e.verb == "cast_flash" and e.subject.quantifier == "any" and e.extra["optional"] is True
+    e2 = only(line("C20", "Tidal Barracuda", "Your opponents can't cast"))
+    assert e2.verb == "cant_cast" and e2.obj.words == ["spells"]
+
+
+def test_helica_glider_choice_of_counters():
+    e = only(line("IKO", "Helica Glider", "Helica Glider enters"))
+    assert e.verb == "enters_with_counter_choice"
+    assert e.extra["words"] == ["flying", "first", "strike"]

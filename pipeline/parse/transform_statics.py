@@ -182,6 +182,9 @@ class StaticRules(Transformer):
     def cd_would_be_destroyed(self, meta, ch):  # CR 614 / 701.15 regeneration shields
         return self._cond("would_be_destroyed", meta, ch)
 
+    def cd_counters_would_be_put(self, meta, ch):  # CR 614.1 counter replacement (Doubling Season)
+        return self._cond("counters_would_be_put", meta, ch, counter=self._counter(ch))
+
     def cd_revolt(self, meta, ch):  # revolt (a permanent you controlled left the battlefield this turn)
         return self._cond("revolt", meta, ch)
 
@@ -304,7 +307,44 @@ class StaticRules(Transformer):
         return A.Action("is_also" if also else "is", subject=_first(ch, A.Obj), extra={"words": ["chosen type"]},
                         text=self._t(meta))
 
+    def c_counter_replacement(self, meta, ch):  # "twice that many … counters are put on it instead"
+        low = self._low(meta)
+        return A.Action("counters_instead", obj=_first(ch, A.Obj), amount=_first(ch, A.Amount),
+                        extra={"mode": "twice" if low.startswith("twice") else "plus", "counter": self._counter(ch),
+                               "instead": True}, text=self._t(meta))
+
+    def c_no_etb_triggers(self, meta, ch):  # Torpor Orb family (CR 603.2)
+        return A.Action("entering_doesnt_trigger", subject=_first(ch, A.Obj), text=self._t(meta))
+
+    def a_enters_with_and(self, meta, ch):
+        """"… enters with two +1/+1 counters on it and with first strike" (kicker riders):
+        an EntersWith; the keywords/abilities go to ``extra`` of a wrapping Action."""
+        ew = A.EntersWith(A.Obj(None, None, [], ""), [A.CounterSpec(self._counter(ch), _first(ch, A.Amount))])
+        kws = next((c for c in ch if isinstance(c, list)), [])
+        return A.Action("enters_with_counters_and_abilities", extra={"enters_with": ew, "abilities": kws},
+                        text=self._t(meta))
+
+    def a_enters_with_choice(self, meta, ch):  # "your choice of a flying counter or a first strike counter"
+        words = [str(c).lower() for c in ch if isinstance(c, Token) and c.type == "WORD"]
+        return A.Action("enters_with_counter_choice", extra={"words": words}, text=self._t(meta))
+
     # ------------------------------------------------------------ whole sentences
+    def st_token_doubling(self, meta, ch):  # CR 614.1 (Doubling Season)
+        return self._sentence("token_doubling", meta, ch)
+
+    def st_reduction_floor(self, meta, ch):  # CR 601.2f
+        return self._sentence("cost_reduction_floor_one", meta, ch)
+
+    def st_reduction_generic_only(self, meta, ch):
+        return self._sentence("cost_reduction_colored_only", meta, ch)
+
+    def st_any_player_may(self, meta, ch):
+        act = _first(ch, A.Action)
+        if act is not None:
+            act.subject = A.Obj("any", None, ["player"], "any player")
+            act.extra["optional"] = True
+        return A.Sentence([act] if act is not None else [])
+
     def st_cast_only_if(self, meta, ch):  # CR 601.3 casting restriction
         return A.Sentence([A.Action("cast_only", subject=_self_obj(), extra={"if": _first(ch, A.Action)},
                                     text=self._t(meta))])
