@@ -100,3 +100,13 @@ def rows(db, sql: str, params=None) -> list[tuple]:
         return con.execute(sql, params or []).fetchall()
     finally:
         con.close()
+
+
+def table_fingerprint(db, tables) -> dict[str, tuple]:
+    """Row count and an order-independent hash of every row of each table: a database's full contents."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return {t: con.execute(f"SELECT count(*), string_agg(md5(t::VARCHAR), ',' ORDER BY md5(t::VARCHAR)) "
+                               f"FROM {t} t").fetchone() for t in tables}
+    finally:
+        con.close()

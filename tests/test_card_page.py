@@ -7,7 +7,6 @@ Chromium and Tesseract are required (CI installs the Debian packages ``chromium`
 
 from __future__ import annotations
 
-import html
 import re
 import shutil
 import struct

@@ -29,7 +29,6 @@ import json
 import random
 import re
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings

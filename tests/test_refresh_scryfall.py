@@ -20,7 +20,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from click.testing import CliRunner
-from werkzeug import Request, Response
+from werkzeug import Response
 
 from pipeline.cli import main
 from pipeline.sources.http import read_meta

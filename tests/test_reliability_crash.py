@@ -23,13 +23,11 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from click.testing import CliRunner
 from werkzeug import Response
 
-from pipeline.cli import main
 from pipeline.faults import STAGES, fault_point
 from pipeline.sources.http import read_meta
-from tests.conftest import MTGJSON_DIR, RULES_TXT, ROOT
+from tests.conftest import MTGJSON_DIR, ROOT, RULES_TXT, table_fingerprint
 from tests.test_download_http import _running_server, gz_jsonl, m20_cards, server  # noqa: F401 (fixtures)
 from tests.test_refresh_scryfall import RulesMirror, refresh_cli
 
@@ -51,12 +49,7 @@ def cli(*args: str, env: dict | None = None, wait: bool = True, **kw):
 
 def fingerprint(db: Path) -> dict[str, tuple]:
     """Row count and an order-independent hash of every row of each table: the full contents."""
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return {t: con.execute(f"SELECT count(*), string_agg(md5(t::VARCHAR), ',' ORDER BY md5(t::VARCHAR)) "
-                               f"FROM {t} t").fetchone() for t in TABLES}
-    finally:
-        con.close()
+    return table_fingerprint(db, TABLES)
 
 
 def leftovers(db: Path) -> list[str]:

@@ -18,7 +18,7 @@ from pipeline.cli import main
 from pipeline.refresh import refresh
 from pipeline.store.schema import SCHEMA_VERSION
 from pipeline.store.versions import SchemaMismatch, check_schema_file, rebuild_command
-from tests.conftest import MTGJSON_DIR
+from tests.conftest import MTGJSON_DIR, rows
 
 SOURCE = MTGJSON_DIR / "ARN.json.gz"
 
@@ -35,14 +35,6 @@ def execute(db: Path, *sql: str) -> None:
     try:
         for s in sql:
             con.execute(s)
-    finally:
-        con.close()
-
-
-def rows(db: Path, sql: str) -> list[tuple]:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.execute(sql).fetchall()
     finally:
         con.close()
 
