@@ -71,3 +71,48 @@ def test_storm_of_forms_copy_for_each_kind_of_counter():
     (c,) = copy_of("When you cast this spell, copy it for each kind of counter among permanents you control. "
                    "You may choose new targets for the copies.", "Storm of Forms", "Sorcery")
     assert c.count.kind == "for_each"
+
+
+def copy_nodes(text, name, type_line):
+    """CopyEffect nodes of a face (other sentences may stay Unparsed); each has no Unparsed inside."""
+    cs = [n for a in parse_face(text, name=name, type_line=type_line) for n in a.body.walk()
+          if isinstance(n, A.CopyEffect)]
+    assert cs and not any(isinstance(u, A.Unparsed) for c in cs for u in c.walk())
+    return cs
+
+
+def test_nightmare_shepherd_pt_and_type_exceptions():
+    (c,) = copy_of("Flying\nWhenever another nontoken creature you control dies, you may exile it. If you do, "
+                   "create a token that's a copy of that creature, except it's 1/1 and it's a Nightmare in "
+                   "addition to its other types.", "Nightmare Shepherd", "Enchantment Creature — Demon")
+    assert c.mode == "create_token_copy"
+    assert [(e.kind, e.value) for e in c.exceptions] == [("is_type", ["1/1"]), ("is_type", ["Nightmare"])]
+
+
+def test_volrath_pt_exception_and_this_ability():
+    (c,) = copy_of("At the beginning of combat on your turn, put a -1/-1 counter on up to one target creature.\n"
+                   "{1}: Until your next turn, Volrath, the Shapestealer becomes a copy of target creature with a "
+                   "counter on it, except it's 7/5 and it has this ability.", "Volrath, the Shapestealer",
+                   "Legendary Creature — Phyrexian Shapeshifter")
+    assert c.mode == "becomes_copy" and c.subject.quantifier == "self"
+    assert [e.kind for e in c.exceptions] == ["is_type", "has_this_ability"]
+
+
+def test_mirage_phalanx_has_and_loses_keyword():
+    (c,) = copy_nodes('Soulbond (You may pair this creature with another unpaired creature when either enters the '
+                      'battlefield. They remain paired for as long as you control both of them.)\nAs long as Mirage '
+                      'Phalanx is paired with another creature, each of those creatures has "At the beginning of '
+                      'combat on your turn, create a token that\'s a copy of this creature, except it has haste and '
+                      'loses soulbond. Exile it at end of combat."', "Mirage Phalanx", "Creature — Human Soldier")
+    assert [(e.kind, [k.name for k in e.value]) for e in c.exceptions] == [("has_keyword", ["haste"]),
+                                                                           ("loses_ability", ["soulbond"])]
+
+
+def test_radiant_performer_copy_spell_or_ability_for_each_other_target():
+    (c,) = copy_nodes("Flash\nWhen Radiant Performer enters the battlefield, if you cast it from your hand, choose "
+                      "target spell or ability that targets only a single permanent or player. Copy that spell or "
+                      "ability for each other permanent or player the spell or ability could target. Each copy "
+                      "targets a different one of those permanents and players.", "Radiant Performer",
+                      "Creature — Human Wizard")
+    assert c.original.text == "that spell or ability" and c.count.kind == "for_each"
+    assert "could_target" in c.count.ref.qualifiers

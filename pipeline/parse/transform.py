@@ -708,7 +708,20 @@ class ToAst(StaticRules, Transformer):
         return c
 
     def copy_except(self, meta, ch):
-        return _nodes(ch, A.CopyException)
+        flat = [e for c in ch for e in (c if isinstance(c, list) else [c])]
+        return _nodes(flat, A.CopyException)
+
+    def ce_has_loses(self, meta, ch):
+        """"it has haste and loses soulbond" → [has_keyword, loses_ability] (CR 707.9b)."""
+        has = [c for c in ch if isinstance(c, A.Node)]
+        lost = [n for c in ch if isinstance(c, list) for n in c if isinstance(n, A.Node)]
+        txt = self._t(meta)
+        cut = txt.lower().rfind(" and loses ")
+        return [A.CopyException("has_keyword", has, txt[:cut]),
+                A.CopyException("loses_ability", lost, txt[cut + 5:])]
+
+    def cx_item(self, meta, ch):
+        return self._t(meta)
 
     def ct_times(self, meta, ch):
         return _Times(_first(ch, A.Amount))
