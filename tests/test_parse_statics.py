@@ -438,3 +438,35 @@ def test_helica_glider_choice_of_counters():
     e = only(line("IKO", "Helica Glider", "Helica Glider enters"))
     assert e.verb == "enters_with_counter_choice"
     assert e.extra["words"] == ["flying", "first", "strike"]
+
+
+# ------------------------------------------------------------------ round 6 shapes
+def test_platinum_angel_cant_lose():
+    e = only(line("10E", "Platinum Angel", "You can't lose the game"))
+    assert e.verb == "cant_lose_opponents_cant_win" and e.subject.quantifier == "you"
+
+
+def test_mindlock_orb_players_cant_search():
+    e = only(line("ALA", "Mindlock Orb", "Players can't search"))
+    assert e.verb == "cant_search" and e.subject.words == ["players"]
+
+
+def test_conquerors_flail_attached_condition():
+    a = line("C16", "Conqueror's Flail", "As long as Conqueror's Flail is attached")
+    e = only(a)
+    assert e.verb == "cant_cast" and e.subject.qualifiers == [] and e.subject.words == ["opponents"]
+    cond = a.body.effect[0].condition
+    assert cond.verb == "condition:attached_to" and cond.obj.quantifier == "self"
+    assert cond.extra["to"].words == ["creature"]
+
+
+def test_laboratory_maniac_empty_library_draw():
+    a = line("ISD", "Laboratory Maniac", "If you would draw")
+    assert only(a).verb == "win_game"
+    assert a.body.effect[0].condition.verb == "condition:you_would_draw_from_empty_library"
+
+
+def test_undertow_landwalk_blockable():
+    e = only(line("LEG", "Undertow", "Creatures with islandwalk"))
+    assert e.verb == "blockable_as_though"
+    assert e.subject.qualifiers == ["with_keyword:islandwalk"]

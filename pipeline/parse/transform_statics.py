@@ -76,6 +76,9 @@ class StaticRules(Transformer):
     def z_opening_hand(self, meta, ch):  # CR 103.6
         return "opening_hand"
 
+    def p_with_landwalk(self, meta, ch):  # CR 702.14 landwalk
+        return "with_keyword:" + self._low(meta).split()[-1]
+
     def p_chosen_name(self, meta, ch):  # "with the chosen name" (CR 201.3)
         return "chosen_name"
 
@@ -184,6 +187,23 @@ class StaticRules(Transformer):
 
     def cd_counters_would_be_put(self, meta, ch):  # CR 614.1 counter replacement (Doubling Season)
         return self._cond("counters_would_be_put", meta, ch, counter=self._counter(ch))
+
+    def cd_attached_to(self, meta, ch):  # CR 301.5 / 303.4
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        return A.Action("condition:attached_to", obj=objs[0], extra={"to": objs[-1]}, text=self._t(meta))
+
+    def cd_control_exactly(self, meta, ch):
+        words = next((c for c in ch if isinstance(c, list)), [])
+        return self._cond("control_exactly", meta, ch, words=words)
+
+    def cd_exact_counters(self, meta, ch):
+        return self._cond("exact_counters", meta, ch, counter=self._counter(ch))
+
+    def cd_more_cards(self, meta, ch):
+        return self._cond("more_cards_in_hand_than_each_opponent", meta, ch)
+
+    def cd_would_draw_empty(self, meta, ch):  # CR 121.4 / 704.5b (Laboratory Maniac)
+        return self._cond("you_would_draw_from_empty_library", meta, ch)
 
     def cd_revolt(self, meta, ch):  # revolt (a permanent you controlled left the battlefield this turn)
         return self._cond("revolt", meta, ch)
@@ -329,6 +349,9 @@ class StaticRules(Transformer):
         return A.Action("enters_with_counter_choice", extra={"words": words}, text=self._t(meta))
 
     # ------------------------------------------------------------ whole sentences
+    def c_cant_lose(self, meta, ch):  # CR 104.3 exceptions (Platinum Angel)
+        return A.Action("cant_lose_opponents_cant_win", subject=_first(ch, A.Obj), text=self._t(meta))
+
     def st_token_doubling(self, meta, ch):  # CR 614.1 (Doubling Season)
         return self._sentence("token_doubling", meta, ch)
 
