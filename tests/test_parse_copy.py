@@ -116,3 +116,26 @@ def test_radiant_performer_copy_spell_or_ability_for_each_other_target():
                       "Creature — Human Wizard")
     assert c.original.text == "that spell or ability" and c.count.kind == "for_each"
     assert "could_target" in c.count.ref.qualifiers
+
+
+def test_mirage_mirror_comma_list_of_types():
+    (c,) = copy_of("{2}: Mirage Mirror becomes a copy of target artifact, creature, enchantment, or land until "
+                   "end of turn.", "Mirage Mirror", "Artifact")
+    assert c.mode == "becomes_copy" and c.duration is not None
+    assert c.original.words == ["artifact", "or", "creature", "or", "enchantment", "or", "land"]
+
+
+def test_jin_gitaxias_comma_list_inside_trigger_head():
+    (c,) = copy_of("Whenever you cast an artifact, instant, or sorcery spell, copy that spell. You may choose new "
+                   "targets for the copy. This ability triggers only once each turn. (A copy of a permanent spell "
+                   "becomes a token.)\nWhenever an opponent casts an artifact, instant, or sorcery spell, counter "
+                   "that spell. This ability triggers only once each turn.", "Jin-Gitaxias, Progress Tyrant",
+                   "Legendary Creature — Phyrexian Praetor")
+    assert c.original.text == "that spell" and c.new_targets
+
+
+def test_mentors_guidance_copy_if_you_control_a_list():
+    (c,) = copy_of("When you cast this spell, copy it if you control a planeswalker, Cleric, Druid, Shaman, "
+                   "Warlock, or Wizard.\nScry 1, then draw a card.", "Mentor's Guidance", "Sorcery")
+    assert c.original.quantifier == "it"
+

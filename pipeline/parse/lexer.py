@@ -15,6 +15,11 @@ chosen *in the parser's current state* (like Lark's contextual lexer, but by who
 One lexical rule looks one token ahead: a word followed by "counter(s)" is a counter name
 (``WORD``) where the parser accepts one ("an omen counter": Omen is also a spell type).
 
+A comma is a list comma (``LISTCOMMA``) where the parser accepts one and the words after it
+are a list of type words ending in "or"/"and" + type words ("target artifact, creature,
+enchantment, or land"); every other comma stays a clause separator (LALR(1) alone cannot
+tell the two apart after a noun).
+
 Whole-word matching means a literal such as ``"a"`` never matches the start of ``"all"``.
 """
 
@@ -43,6 +48,13 @@ _KEEP_S: set[str] = {"urza's"}  # every "'s"  is split off ("it's" → "it" "'s"
 
 #: Order in which word-class terminals are tried (after the exact literal).
 WORD_CLASSES = ("NUMWORD", "COLOR", "CARDTYPE", "SUPERTYPE", "SUBTYPE", "NONTYPE", "CYCLINGWORD", "WALKWORD")
+
+#: Word classes and literals that can be one word of a type list (grammar/objects.lark ``dword``).
+_TYPE_CLASSES = frozenset({"COLOR", "CARDTYPE", "SUPERTYPE", "SUBTYPE", "NONTYPE"})
+_DWORD_LITERALS = frozenset({"permanent", "permanents", "spell", "spells", "card", "cards", "token", "tokens",
+                             "player", "players", "opponent", "opponents", "source", "sources", "colorless",
+                             "multicolored", "monocolored", "historic", "ability", "abilities", "activated",
+                             "triggered", "legendary"})
 
 _SYMBOLS = {"{t}": "TAP_SYM", "{q}": "UNTAP_SYM", "{e}": "ENERGY_SYM"}
 
@@ -99,12 +111,44 @@ class WordLexer(Lexer):
             c = self._cands[word] = tuple(out)
         return c
 
+    def _is_type_word(self, kind: str, word: str) -> bool:
+        if kind != "WORD":
+            return False
+        if word in _DWORD_LITERALS:
+            return True
+        return any(c in _TYPE_CLASSES for c in self._candidates(word))
+
+    def _list_commas(self, toks, i) -> list[int]:
+        """Indices of the commas of a type list whose first comma is toks[i], or [] if none."""
+        commas = [i]
+        j = i + 1
+        n = len(toks)
+        while True:
+            if j < n and toks[j][1] in ("or", "and", "and/or"):
+                j += 1
+                if j < n and toks[j][1] in ("a", "an"):
+                    j += 1
+                return commas if j < n and self._is_type_word(*toks[j][:2]) else []
+            if j < n and toks[j][1] in ("a", "an"):
+                j += 1
+            k = j
+            while j < n and self._is_type_word(*toks[j][:2]):
+                j += 1
+            if j == k or j >= n:
+                return []
+            if toks[j][1] == ",":
+                commas.append(j)
+                j += 1
+            elif toks[j][1] not in ("or", "and", "and/or"):
+                return []
+
     def lex(self, lexer_state, parser_state) -> Iterator[Token]:
         text = lexer_state.text
         if not isinstance(text, str):  # TextSlice (lark >= 1.2)
             text = text.text
         states = parser_state.parse_conf.states
         toks = list(split_tokens(text))
+        list_commas: set[int] = set()
         for i, (kind, val, start) in enumerate(toks):
             if kind == "BAD":
                 raise UnexpectedCharacters(text, start, 0, 0)
@@ -114,6 +158,11 @@ class WordLexer(Lexer):
                 if i + 1 < len(toks) and toks[i + 1][1] in ("counter", "counters") and "WORD" in accept:
                     cands = ("WORD",)  # a word naming a counter kind ("omen counter") is a counter name
                 ttype = next((c for c in cands if c in accept), cands[0])
+                if val == "," and "LISTCOMMA" in accept:
+                    if i not in list_commas:
+                        list_commas.update(self._list_commas(toks, i))
+                    if i in list_commas:
+                        ttype = "LISTCOMMA"
             elif kind == "SYM":
                 ttype = _SYMBOLS.get(val, "MANA_SYM")
             elif kind == "NUM":

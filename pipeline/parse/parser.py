@@ -136,11 +136,18 @@ def _split_restrictions(effect: list[A.Node]) -> tuple[list[A.Node], list[A.Node
 
 def _trigger(body: str) -> A.Node:
     commas = top_level_all(body, ",")
+    first = None
     for i in commas:
         head = parse_segment("start_trigger", body[:i])
         if head is not None:
             head.effect = parse_effect(body[i + 1:].strip())
-            return head
+            if not any(isinstance(n, A.Unparsed) for e in head.effect for n in e.walk()):
+                return head
+            # a comma inside the head ("Whenever you cast an artifact, instant, or sorcery spell,"):
+            # a later comma may give a head and an effect that both parse
+            first = first or head
+    if first is not None:
+        return first
     word = body.split(" ", 1)[0].lower()
     if commas:
         i = commas[0]

@@ -179,14 +179,17 @@ class ToAst(StaticRules, Transformer):
 
     def dlist(self, meta, ch):
         words: list[str] = []
+        after_quant = False
         for c in ch:
             if isinstance(c, _Quant):  # "another creature or a Treasure": quantifier of a later item
                 words.append("or")
                 words.append(c.name)
+                after_quant = True
             elif isinstance(c, list):
-                if words and words[-1] != c[0] and (not words or words[-2:-1] != ["or"]):
+                if words and not after_quant:
                     words.append("or")
                 words.extend(c)
+                after_quant = False
         return words
 
     def obj(self, meta, ch):
