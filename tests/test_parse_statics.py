@@ -470,3 +470,22 @@ def test_undertow_landwalk_blockable():
     e = only(line("LEG", "Undertow", "Creatures with islandwalk"))
     assert e.verb == "blockable_as_though"
     assert e.subject.qualifiers == ["with_keyword:islandwalk"]
+
+
+# ------------------------------------------------------------------ round 7 shapes
+def test_undergrowth_champion_prevention_while_countered():
+    a = line("BFZ", "Undergrowth Champion", "If damage would be dealt")
+    es = effects(a)
+    assert [e.verb for e in es] == ["prevent_that_damage", "remove_counters"]
+    cond = a.body.effect[0].condition
+    assert cond.verb == "condition:damage_would_be_dealt" and cond.obj.quantifier == "self"
+
+
+def test_psychic_impetus_pump_and_goaded():
+    es = effects(line("AFC", "Psychic Impetus", "Enchanted creature gets +2/+2 and is goaded"))
+    assert [e.verb for e in es] == ["pump", "goaded"]
+
+
+def test_hewed_stone_retainers_cast_only_if():
+    e = only(line("FRF", "Hewed Stone Retainers", "Cast this spell only"))
+    assert e.verb == "cast_only" and e.extra["if"].verb == "condition:cast_this_turn"
