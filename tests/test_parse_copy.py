@@ -139,3 +139,27 @@ def test_mentors_guidance_copy_if_you_control_a_list():
                    "Warlock, or Wizard.\nScry 1, then draw a card.", "Mentor's Guidance", "Sorcery")
     assert c.original.quantifier == "it"
 
+
+
+def test_narsets_reversal_copy_then_return():
+    abilities = parse_face("Copy target instant or sorcery spell, then return it to its owner's hand. You may choose "
+                           "new targets for the copy.", name="Narset's Reversal", type_line="Instant")
+    (a,) = abilities
+    assert a.fully_parsed
+    first = a.body.effect[0]
+    assert isinstance(first.effects[0], A.CopyEffect) and first.effects[0].new_targets
+    assert [type(e).__name__ for e in first.effects] == ["CopyEffect", "Action"]
+
+
+def test_delina_die_roll_row_with_copy_exceptions():
+    abilities = parse_face('Whenever Delina, Wild Mage attacks, choose target creature you control, then roll a d20.\n'
+                           '1—14 | Create a tapped and attacking token that\'s a copy of that creature, except it\'s not '
+                           'legendary and it has "Exile this creature at end of combat."\n15—20 | Create one of those '
+                           'tokens. You may roll again.', name="Delina, Wild Mage",
+                           type_line="Legendary Creature — Elf Shaman")
+    row = abilities[1]
+    assert row.fully_parsed
+    sent = row.body.effect[0]
+    assert sent.condition.text == "die_result:1-14"  # CR 706.2
+    (c,) = [n for n in row.body.walk() if isinstance(n, A.CopyEffect)]
+    assert [e.kind for e in c.exceptions] == ["not_legendary", "has_ability"]

@@ -158,7 +158,9 @@ class WordLexer(Lexer):
                 if i + 1 < len(toks) and toks[i + 1][1] in ("counter", "counters") and "WORD" in accept:
                     cands = ("WORD",)  # a word naming a counter kind ("omen counter") is a counter name
                 ttype = next((c for c in cands if c in accept), cands[0])
-                if val == "," and "LISTCOMMA" in accept:
+                if val == "," and "EXCEPTCOMMA" in accept and i + 1 < len(toks) and toks[i + 1][1] == "except":
+                    ttype = "EXCEPTCOMMA"  # ", except …" of a copy effect (CR 707.9)
+                elif val == "," and "LISTCOMMA" in accept:
                     if i not in list_commas:
                         list_commas.update(self._list_commas(toks, i))
                     if i in list_commas:

@@ -21,6 +21,8 @@ from pipeline.parse.segment import (ability_blocks, chapter_prefix, split_abilit
 from pipeline.parse.transform import ToAst
 
 _LOYALTY_RE = re.compile(r"^([+-]?(?:\d+|X)): ")
+#: A row of a die-roll results table, "1—9 | Copy that card." (CR 706.2).
+_DIE_ROW_RE = re.compile(r"^(\d+)(?:[—-](\d+))? \| ")
 _CLASS_LEVEL_RE = re.compile(r"^(.+): Level (\d+)$")
 _LEVEL_RE = re.compile(r"^LEVEL (\d+)(?:-(\d+)|(\+))$")
 _PT_RE = re.compile(r"^[\d*X+-]+/[\d*X+-]+$")
@@ -119,6 +121,12 @@ def _merge_riders(nodes: list[A.Node]) -> list[A.Node]:
                     last_add = sub
                 elif isinstance(sub, A.CopyEffect):
                     last_copy = sub
+        if effects and len(effects) >= 2 and isinstance(effects[0], A.CopyEffect):
+            # "copy that spell, and you may choose new targets for the copy" in one sentence
+            rest = [e for e in effects[1:] if not (isinstance(e, A.Action) and e.verb == "new_targets")]
+            if len(rest) < len(effects) - 1:
+                effects[0].new_targets = True
+                n.effects = [effects[0]] + rest
         out.append(n)
     return out
 
@@ -217,6 +225,11 @@ def _parse_body(body: str, type_line: str) -> tuple[A.Node, str]:
     if chap is not None:
         nums, off = chap
         return A.Chapter(nums, parse_effect(body[off:])), "chapter"
+    m = _DIE_ROW_RE.match(body)
+    if m:  # CR 706.2: the row's effect happens if the die result is in the range
+        effect = parse_effect(body[m.end():])
+        rng = A.Text(f"die_result:{m.group(1)}-{m.group(2) or m.group(1)}")
+        return A.Static([A.Sentence(effect, condition=rng)]), "other"
     m = _CLASS_LEVEL_RE.match(body)
     if m:
         cost = parse_segment("start_cost", m.group(1))
