@@ -72,18 +72,21 @@ class Node:
         return out
 
     def walk(self):
-        """Yield this node and every descendant node (pre-order)."""
+        """Yield this node and every descendant node (pre-order), through lists, tuples and dicts."""
         yield self
         for f in fields(self):
-            v = getattr(self, f.name)
-            stack = v if isinstance(v, list) else [v]
-            for item in stack:
-                if isinstance(item, Node):
-                    yield from item.walk()
-                elif isinstance(item, list):
-                    for sub in item:
-                        if isinstance(sub, Node):
-                            yield from sub.walk()
+            yield from _walk_value(getattr(self, f.name))
+
+
+def _walk_value(value):
+    if isinstance(value, Node):
+        yield from value.walk()
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _walk_value(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _walk_value(item)
 
 
 # --------------------------------------------------------------------------- generic leaves
