@@ -163,3 +163,32 @@ def test_delina_die_roll_row_with_copy_exceptions():
     assert sent.condition.text == "die_result:1-14"  # CR 706.2
     (c,) = [n for n in row.body.walk() if isinstance(n, A.CopyEffect)]
     assert [e.kind for e in c.exceptions] == ["not_legendary", "has_ability"]
+
+
+def test_spark_double_exceptions_with_conditions():
+    (c,) = copy_of("You may have Spark Double enter the battlefield as a copy of a creature or planeswalker you "
+                   "control, except it enters with an additional +1/+1 counter on it if it's a creature, it enters "
+                   "with an additional loyalty counter on it if it's a planeswalker, and it isn't legendary if that "
+                   "permanent is legendary.", "Spark Double", "Creature — Illusion")
+    assert c.mode == "enter_as_copy" and c.optional
+    assert [e.kind for e in c.exceptions] == ["enters_with_counters", "enters_with_counters", "not_legendary"]
+    assert [(s.counter, s.amount.value) for s in c.counters] == [("+1/+1", 1), ("loyalty", 1)]
+    assert c.exceptions[2].text == "it isn't legendary if that permanent is legendary"
+
+
+def test_undercover_operative_shield_counter_if_you_control():
+    (c,) = copy_of("You may have Undercover Operative enter the battlefield as a copy of any creature on the "
+                   "battlefield, except it enters with a shield counter on it if you control that creature. (If it "
+                   "would be dealt damage or destroyed, remove a shield counter from it instead.)",
+                   "Undercover Operative", "Creature — Shapeshifter Rogue")
+    assert [(s.counter, s.amount.value) for s in c.counters] == [("shield", 1)]
+
+
+def test_chun_li_copy_each_exiled_card():
+    cs = copy_nodes("Multikicker {W/U}\nWhen Chun-Li enters the battlefield, exile up to X target instant cards from "
+                    "your graveyard, where X is the number of times Chun-Li was kicked. Put a kick counter on each of "
+                    "them.\nLightning Kick — Whenever Chun-Li attacks, copy each exiled card you own with a kick "
+                    "counter on it. You may cast the copies.", "Chun-Li, Countless Kicks",
+                    "Legendary Creature — Human Soldier")
+    (c,) = cs
+    assert c.mode == "copy_card" and c.original.quantifier == "each"

@@ -693,6 +693,7 @@ class ToAst(StaticRules, Transformer):
     cp_is = _copy("is_copy")
     cp_token = _copy("create_token_copy")
     cp_token_attacking = _copy("create_token_copy")
+    cp_token_blocking = _copy("create_token_copy")
     cp_copy_instead = _copy("copy_spell")
     cp_token_optional = _copy("create_token_copy", optional=True)
     cp_copy = _copy("copy_spell")
