@@ -192,3 +192,23 @@ def test_chun_li_copy_each_exiled_card():
                     "Legendary Creature — Human Soldier")
     (c,) = cs
     assert c.mode == "copy_card" and c.original.quantifier == "each"
+
+
+def test_cursed_mirror_as_enters_may_have_it_become_a_copy():
+    cs = copy_of("{T}: Add {R}.\nAs Cursed Mirror enters the battlefield, you may have it become a copy of any "
+                 "creature on the battlefield until end of turn, except it has haste.", "Cursed Mirror", "Artifact")
+    (c,) = cs
+    assert c.mode == "becomes_copy" and c.optional and c.duration is not None
+    assert c.subject.quantifier == "it" and c.original.qualifiers == ["battlefield"]
+    assert [e.kind for e in c.exceptions] == ["has_keyword"]
+
+
+def test_vesuvan_doppelganger_not_color_and_nested_copy_ability():
+    outer, inner = copy_of('You may have Vesuvan Doppelganger enter the battlefield as a copy of any creature on the '
+                           'battlefield, except it doesn\'t copy that creature\'s color and it has "At the beginning '
+                           'of your upkeep, you may have this creature become a copy of target creature, except it '
+                           'doesn\'t copy that creature\'s color and it has this ability."', "Vesuvan Doppelganger",
+                           "Creature — Shapeshifter")
+    assert outer.mode == "enter_as_copy" and [e.kind for e in outer.exceptions] == ["not_color", "has_ability"]
+    assert inner.mode == "becomes_copy" and inner.optional and inner.original.quantifier == "target"
+    assert [e.kind for e in inner.exceptions] == ["not_color", "has_this_ability"]

@@ -287,7 +287,8 @@ class CopyException(Node):
     has_ability ("it has \"…\"": value = the parsed ability body), has_keyword (value =
     Keyword list), has_this_ability ("it has this ability"), not_legendary, name_is (value =
     the name), enters_with_counters (value = CounterSpec), pt, loses_ability (value = Keyword
-    list, "except it has haste and loses soulbond"), other. text: the wording."""
+    list, "except it has haste and loses soulbond"), not_color ("it doesn't copy that creature's
+    color"), other. text: the wording."""
     kind: str
     value: Any = None
     text: str = ""

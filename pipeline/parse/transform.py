@@ -690,6 +690,7 @@ class ToAst(StaticRules, Transformer):
     cp_enter_optional = _copy("enter_as_copy", optional=True)
     cp_enter = _copy("enter_as_copy")
     cp_becomes = _copy("becomes_copy")
+    cp_becomes_optional = _copy("becomes_copy", optional=True)
     cp_is = _copy("is_copy")
     cp_token = _copy("create_token_copy")
     cp_token_attacking = _copy("create_token_copy")
@@ -775,6 +776,8 @@ class ToAst(StaticRules, Transformer):
     ce_has_keyword = _ce("has_keyword")
     ce_counters = _ce("enters_with_counters")
     ce_pt = _ce("pt")
+    ce_not_color = _ce("not_color")  # CR 707.9b: the copy doesn't copy the original's color
+    ce_loyalty = _ce("other")  # "its starting loyalty is N" (CR 306.5b)
     ce_has_this_ability = _ce("has_this_ability")
     ce_loses = _ce("loses_ability")
     ce_has_keyword_this = _ce("has_keyword")
@@ -847,6 +850,13 @@ class ToAst(StaticRules, Transformer):
 
     def s_as_enters_choose(self, meta, ch):
         return A.Sentence([A.Action("choose_as_enters", subject=A.Obj("self", None, ["~"], "~"), extra={"choice": ch[-1]}, text=self._t(meta))])
+
+    def s_as_enters_copy(self, meta, ch):
+        """"As ~ enters, you may have it become a copy of …" (Cursed Mirror): a replacement
+        effect (CR 614.1c) whose event is ~ entering; the copy effect itself is the node."""
+        eff = self.cp_becomes_optional(meta, ch)
+        eff.text = self._t(meta).split(",", 1)[1].strip()
+        return A.Sentence([eff], condition=A.Text("as_enters"))
 
     def s_as_enters_may(self, meta, ch):
         return A.Sentence([A.Action("as_enters_may", subject=A.Obj("self", None, ["~"], "~"), extra={"rest": A.Unparsed(self._rest_text(ch))}, text=self._t(meta))])
