@@ -212,3 +212,13 @@ def test_vesuvan_doppelganger_not_color_and_nested_copy_ability():
     assert outer.mode == "enter_as_copy" and [e.kind for e in outer.exceptions] == ["not_color", "has_ability"]
     assert inner.mode == "becomes_copy" and inner.optional and inner.original.quantifier == "target"
     assert [e.kind for e in inner.exceptions] == ["not_color", "has_this_ability"]
+
+
+def test_mindlink_mech_creature_that_crewed_it_and_three_exceptions():
+    (c,) = copy_nodes("Flying\nWhenever Mindlink Mech becomes crewed for the first time each turn, until end of "
+                      "turn, Mindlink Mech becomes a copy of target nonlegendary creature that crewed it this turn, "
+                      "except it's 4/3, it's a Vehicle artifact in addition to its other types, and it has flying.\n"
+                      "Crew 1", "Mindlink Mech", "Artifact — Vehicle")
+    assert c.mode == "becomes_copy" and "crewed_it" in c.original.qualifiers
+    assert [(e.kind, e.value if e.kind == "is_type" else None) for e in c.exceptions] == [
+        ("is_type", ["4/3"]), ("is_type", ["Vehicle", "artifact"]), ("has_keyword", None)]

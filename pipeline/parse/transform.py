@@ -292,7 +292,7 @@ class ToAst(StaticRules, Transformer):
                "power", "toughness", "mv", "greatest", "with_keyword", "without_keyword", "with_counter",
                "chosen", "your_choice", "named", "attacking_you", "blocking", "thats", "isnt", "attacked",
                "dealt_damage", "dealt_damage_by", "that_targets", "this_way", "in_party", "of_a", "other_than", "attached", "attached_to_it", "exiled_with", "of_that_type",
-               "youve_cast", "could_target", "from_source", "not_cast"):
+               "youve_cast", "could_target", "from_source", "not_cast", "crewed_it"):
         locals()["p_" + _n] = _post(_n)
     for _n in ("your_graveyard", "a_graveyard", "graveyards", "your_hand", "your_library", "exile",
                "opp_graveyard", "tp_graveyard", "their_graveyard", "their_hand", "that_player_graveyard",
@@ -777,6 +777,8 @@ class ToAst(StaticRules, Transformer):
     ce_counters = _ce("enters_with_counters")
     ce_pt = _ce("pt")
     ce_not_color = _ce("not_color")  # CR 707.9b: the copy doesn't copy the original's color
+    ce_loses_types = _ce("is_type")  # "it loses all other card types" (CR 205.1b); value: none
+
     ce_loyalty = _ce("other")  # "its starting loyalty is N" (CR 306.5b)
     ce_has_this_ability = _ce("has_this_ability")
     ce_loses = _ce("loses_ability")
