@@ -88,7 +88,9 @@ def test_copy_effects(db):
         [{"kind": "enters_with_counters", "text": "it enters with X additional +1/+1 counters on it"}],
         [{"counter": "+1/+1", "amount": "X", "is_x": True}])
     assert got["Twincast"][:3] == ("copy_spell", False, "target instant or sorcery spell")
-    assert [e["kind"] for e in got["Sakashima the Impostor"][3]] == ["name_is"]
+    # "except its name is Sakashima the Impostor, it's legendary in addition to its other types,
+    # and it has "{2}{U}{U}: Return this creature to its owner's hand at the beginning of the next end step."" (CR 707.9)
+    assert [e["kind"] for e in got["Sakashima the Impostor"][3]] == ["name_is", "is_type", "has_ability"]
 
 
 def test_x_enters_effects(db):

@@ -56,6 +56,8 @@ def _read_mtgjson_file(path: Path, collection: CardCollection, progress: Progres
     for n, item in enumerate(read_mtgjson(path), start=1):
         if isinstance(item, OtherObject):
             collection.add_other(item)
+            for ruling in item.rulings:
+                collection.add_ruling(ruling)
         elif item.card.oracle_id is None:
             collection.add_unresolved(item.card, item.rulings, str(path))
         else:

@@ -90,13 +90,17 @@ class OracleCard:
 
 @dataclass
 class OtherObject:
-    """A non-traditional-card object (token, emblem, art card, plane, scheme, vanguard, unknown layout)."""
+    """A non-traditional-card object (token, emblem, art card, plane, scheme, vanguard, unknown layout).
+
+    ``rulings``: its rulings where the source embeds them (MTGJSON), kept in the ``rulings`` table.
+    """
 
     oracle_id: str | None
     name: str
     layout: str
     type_line: str | None
     oracle_text: str
+    rulings: list["Ruling"] = field(default_factory=list)
 
 
 @dataclass

@@ -157,18 +157,24 @@ def face_from_mtgjson(record: object, path, label: str) -> MtgjsonFace | OtherOb
     )
     if record.get("setCode"):
         card.printings.add((record["setCode"], str(record.get("number", "")), "en"))
+    return MtgjsonFace(card, _rulings(record, oracle_id, path, label))
+
+
+def _rulings(record: dict, oracle_id: str | None, path, label: str) -> list[Ruling]:
     rulings = []
     for j, ruling in enumerate(record.get("rulings") or []):
         try:
             rulings.append(Ruling(oracle_id, None, date.fromisoformat(ruling["date"]), ruling["text"]))
         except (KeyError, TypeError, ValueError) as exc:
             raise SourceError(path, f"malformed ruling: {exc}", record=label, field=f"rulings[{j}]") from exc
-    return MtgjsonFace(card, rulings)
+    return rulings
 
 
 def _other_from_mtgjson(record: object, path, label: str) -> OtherObject:
     if not isinstance(record, dict):
         raise SourceError(path, "token record is not an object", record=label)
     oracle_id = (record.get("identifiers") or {}).get("scryfallOracleId")
+    # Planes, schemes and vanguards carry rulings too: they are kept (under their own oracle id).
+    rulings = _rulings(record, oracle_id, path, label) if oracle_id else []
     return OtherObject(oracle_id, record.get("name") or "", record.get("layout") or "token",
-                       record.get("type"), record.get("text") or "")
+                       record.get("type"), record.get("text") or "", rulings)
