@@ -222,3 +222,21 @@ def test_mindlink_mech_creature_that_crewed_it_and_three_exceptions():
     assert c.mode == "becomes_copy" and "crewed_it" in c.original.qualifiers
     assert [(e.kind, e.value if e.kind == "is_type" else None) for e in c.exceptions] == [
         ("is_type", ["4/3"]), ("is_type", ["Vehicle", "artifact"]), ("has_keyword", None)]
+
+
+def test_lazav_name_is_self_then_more_exceptions():
+    (c,) = copy_of("Hexproof\nWhenever a creature card is put into an opponent's graveyard from anywhere, you may have "
+                   "Lazav, Dimir Mastermind become a copy of that card, except its name is Lazav, Dimir Mastermind, "
+                   "it's legendary in addition to its other types, and it has hexproof and this ability.",
+                   "Lazav, Dimir Mastermind", "Legendary Creature — Shapeshifter")
+    assert c.mode == "becomes_copy" and c.optional
+    assert [(e.kind, e.value if e.kind != "has_keyword" else [k.name for k in e.value]) for e in c.exceptions] == [
+        ("name_is", "~"), ("is_type", ["legendary"]), ("has_keyword", ["hexproof"])]
+
+
+def test_garth_create_a_copy_of_the_card():
+    (c,) = copy_nodes("{T}: Choose a card name that hasn't been chosen from among Disenchant, Braingeyser, Terror, "
+                      "Shivan Dragon, Regrowth, and Black Lotus. Create a copy of the card with the chosen name. You "
+                      "may cast the copy. (You still pay its costs.)", "Garth One-Eye",
+                      "Legendary Creature — Human Wizard")
+    assert c.mode == "copy_card" and c.original.qualifiers == ["chosen_name"]

@@ -292,7 +292,7 @@ class ToAst(StaticRules, Transformer):
                "power", "toughness", "mv", "greatest", "with_keyword", "without_keyword", "with_counter",
                "chosen", "your_choice", "named", "attacking_you", "blocking", "thats", "isnt", "attacked",
                "dealt_damage", "dealt_damage_by", "that_targets", "this_way", "in_party", "of_a", "other_than", "attached", "attached_to_it", "exiled_with", "of_that_type",
-               "youve_cast", "could_target", "from_source", "not_cast", "crewed_it"):
+               "youve_cast", "could_target", "from_source", "not_cast", "crewed_it", "chosen_name"):
         locals()["p_" + _n] = _post(_n)
     for _n in ("your_graveyard", "a_graveyard", "graveyards", "your_hand", "your_library", "exile",
                "opp_graveyard", "tp_graveyard", "their_graveyard", "their_hand", "that_player_graveyard",
@@ -691,6 +691,7 @@ class ToAst(StaticRules, Transformer):
     cp_enter = _copy("enter_as_copy")
     cp_becomes = _copy("becomes_copy")
     cp_becomes_optional = _copy("becomes_copy", optional=True)
+    cp_create_card_copy = _copy("copy_card")  # "Create a copy of the card …" (CR 707.12)
     cp_is = _copy("is_copy")
     cp_token = _copy("create_token_copy")
     cp_token_attacking = _copy("create_token_copy")
@@ -779,10 +780,17 @@ class ToAst(StaticRules, Transformer):
     ce_not_color = _ce("not_color")  # CR 707.9b: the copy doesn't copy the original's color
     ce_loses_types = _ce("is_type")  # "it loses all other card types" (CR 205.1b); value: none
 
+    def ce_name_is_self(self, meta, ch):
+        return A.CopyException("name_is", "~", self._t(meta))
+
     ce_loyalty = _ce("other")  # "its starting loyalty is N" (CR 306.5b)
     ce_has_this_ability = _ce("has_this_ability")
     ce_loses = _ce("loses_ability")
-    ce_has_keyword_this = _ce("has_keyword")
+    def ce_has_keyword_this(self, meta, ch):
+        """"it has hexproof and this ability" → has_keyword (value: the keywords; the text keeps
+        "and this ability")."""
+        kws = [n for c in ch for n in (c if isinstance(c, list) else [c]) if isinstance(n, A.Node)]
+        return A.CopyException("has_keyword", kws, self._t(meta))
 
     def ce_has_keyword_ability(self, meta, ch):
         q = next((c for c in ch if isinstance(c, Token) and c.type == "QUOTED"), None)
