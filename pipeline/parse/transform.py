@@ -1032,7 +1032,7 @@ class ToAst(StaticRules, Transformer):
                "has_counter", "no_counters", "played_land", "win", "cant", "does", "werewolf", "died", "in_zone",
                "would_put", "activated_times", "is_supertype", "control_no", "hand", "controls", "controls_more",
                "there_are", "not_your_turn", "cast_from", "gained_life", "opp_lost_life", "stat", "shares_type",
-               "cast_this_turn"):
+               "cast_this_turn", "counters_at_least"):
         locals()["cd_" + _n] = _cd(_n)
     del _n
 
@@ -1063,6 +1063,12 @@ class ToAst(StaticRules, Transformer):
     for _n in ("your_turn_before_attackers", "instant", "sorcery", "once", "your_turn", "upkeep", "combat", "if", "sorcery_once", "before", "limit"):
         locals()["ar_" + _n] = _ar(_n)
     del _n
+
+    def ar_if_cond(self, meta, ch):  # "Activate only if you control an Island." (CR 602.5b)
+        return A.Action("activate_only", extra={"restriction": "if", "condition": ch[-1]}, text=self._t(meta))
+
+    def ar_limit_times(self, meta, ch):  # "Activate no more than three times each turn." (CR 602.5b)
+        return A.Action("activate_only", amount=ch[-1], extra={"restriction": "limit_per_turn"}, text=self._t(meta))
 
     # tokens
     def tok_word(self, meta, ch):
