@@ -124,3 +124,16 @@ def test_scryfall_jsonl_and_array_build_identical_databases(tmp_path):
     for table in ("cards", "faces", "abilities"):
         assert rows(tmp_path / "a.duckdb", f"SELECT * FROM {table} ORDER BY ALL") == \
             rows(tmp_path / "b.duckdb", f"SELECT * FROM {table} ORDER BY ALL")
+
+
+def test_card_cli_shows_faces_kinds_produced_mana_and_rulings(bundled_db):
+    runner = CliRunner()
+    elves = runner.invoke(main, ["card", "Llanowar Elves", "--db", str(bundled_db)])
+    assert elves.exit_code == 0, elves.output
+    assert "Produced mana: {G}" in elves.output
+    assert "0.0 [activated, mana ability] {T}: Add {G}." in elves.output
+    fire_ice = runner.invoke(main, ["card", "Ice", "--db", str(bundled_db)])  # a face name finds its card
+    assert fire_ice.output.startswith("Fire // Ice\n")
+    assert "[Fire]" in fire_ice.output and "[Ice]" in fire_ice.output and "Produced mana: none" in fire_ice.output
+    ego = runner.invoke(main, ["card", "Altered Ego", "--db", str(bundled_db), "--format", "md"])
+    assert ego.output.count("\n- **20") == 9  # its nine rulings, each with its date

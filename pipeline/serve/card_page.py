@@ -57,6 +57,7 @@ class CardPage:
     rulings: list[RulingEntry]
     cr_date: str | None
     annotated: bool
+    produced_mana: list[str] = field(default_factory=list)
 
 
 def _tables(con: duckdb.DuckDBPyConnection) -> set[str]:
@@ -130,7 +131,9 @@ def load_card_page(con: duckdb.DuckDBPyConnection, name: str) -> CardPage:
         rulings.append(RulingEntry(str(r["published_at"]), r["comment"] or "", citations, ability))
 
     ordered = sorted(rules.values(), key=lambda e: _rule_sort_key(e.rule))
-    return CardPage(full_name, oracle_id, layout, faces, abilities, ordered, rulings, cr_date, annotated)
+    (produced,) = con.execute("SELECT produced_mana FROM cards WHERE oracle_id = ?", [oracle_id]).fetchone()
+    return CardPage(full_name, oracle_id, layout, faces, abilities, ordered, rulings, cr_date, annotated,
+                    list(produced or []))
 
 
 def render_card_page(con: duckdb.DuckDBPyConnection, name: str, fmt: str = "text") -> str:
@@ -170,6 +173,11 @@ def _rules_heading(page: CardPage) -> str:
     return f"Rules that govern it (Comprehensive Rules {page.cr_date})" if page.cr_date else "Rules that govern it"
 
 
+def _produced(page: CardPage) -> str:
+    """The card's produced mana (cards.produced_mana, CR 106.7) as '{W}{G}', or 'none'."""
+    return "".join(f"{{{m}}}" for m in page.produced_mana) or "none"
+
+
 def _text(page: CardPage) -> str:
     out = [page.name, "=" * len(page.name)]
     for f in page.faces:
@@ -178,6 +186,7 @@ def _text(page: CardPage) -> str:
         out.append("  ".join(x for x in (f["mana_cost"], f["type_line"]) if x))
         out.extend(f["oracle_text"].split("\n") if f["oracle_text"] else [])
         out.append("")
+    out += [f"Produced mana: {_produced(page)}", ""]
     out += ["Abilities", "---------"]
     for a in page.abilities:
         tag = a["kind"] or "ability"
@@ -227,7 +236,7 @@ def _markdown(page: CardPage) -> str:
             if line:
                 out.append(f"> {e(line)}  ")
         out.append("")
-    out += ["## Abilities", ""]
+    out += [f"**Produced mana:** {e(_produced(page))}", "", "## Abilities", ""]
     for a in page.abilities:
         tag = (a["kind"] or "ability") + (", mana ability" if a["is_mana_ability"] else "")
         out.append(f"- `{a['face_index']}.{a['ability_index']}` *{e(tag)}*: {e(a['text'])}")
@@ -285,6 +294,7 @@ def _html(page: CardPage) -> str:
         parts.append(f'<div class="type">{esc(f["type_line"] or "")}</div><div class="oracle">')
         parts += [f"<p>{esc(line)}</p>" for line in (f["oracle_text"] or "").split("\n") if line]
         parts.append("</div></section>")
+    parts.append(f'<p class="produced">Produced mana: {esc(_produced(page))}</p>')
     parts.append("<h2>Abilities</h2><ol>")
     for a in page.abilities:
         tag = (a["kind"] or "ability") + (", mana ability" if a["is_mana_ability"] else "")
