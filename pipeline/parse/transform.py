@@ -9,7 +9,7 @@ Rules are mapped by name prefix: ``a_*`` → :class:`Action`, ``ev_*`` → event
 
 from __future__ import annotations
 
-from lark import Token, Transformer, Tree, v_args
+from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
 from pipeline.parse.transform_statics import StaticRules
@@ -205,11 +205,9 @@ class ToAst(StaticRules, Transformer):
         return base
 
     def __getattr__(self, name):
-        # o_* (object bases), p_* (post-modifiers), q_* (quantifiers), z_* (zones)
+        # o_* rules (object bases) are built on demand; every other missing name is a real miss
         if name.startswith("o_"):
             return self._mk_obj(name[2:])
-        if name.startswith(("p_", "z_", "q_", "d_", "us_", "st_", "so_", "tw_", "ch_", "ar_", "cd_", "ct_", "mk_", "aw_", "at_", "lc_", "qt_", "ce_", "kw_")):
-            raise AttributeError(name)
         raise AttributeError(name)
 
     def _mk_obj(self, kind):
