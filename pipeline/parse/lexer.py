@@ -20,6 +20,9 @@ are a list of type words ending in "or"/"and" + type words ("target artifact, cr
 enchantment, or land"); every other comma stays a clause separator (LALR(1) alone cannot
 tell the two apart after a noun).
 
+"blocking" before an object ("each creature blocking it", "… blocking or blocked by ~") is
+``BLOCKINGREL`` where the parser accepts it (grammar/coverage.lark), not the type word "blocking".
+
 Whole-word matching means a literal such as ``"a"`` never matches the start of ``"all"``.
 """
 
@@ -158,6 +161,9 @@ class WordLexer(Lexer):
                 if i + 1 < len(toks) and toks[i + 1][1] in ("counter", "counters") and "WORD" in accept:
                     cands = ("WORD",)  # a word naming a counter kind ("omen counter") is a counter name
                 ttype = next((c for c in cands if c in accept), cands[0])
+                if (val == "blocking" and "BLOCKINGREL" in accept and i + 1 < len(toks)
+                        and toks[i + 1][1] in ("it", "~", "or", "him", "them")):
+                    ttype = "BLOCKINGREL"  # "each creature blocking it" (not the type word "blocking")
                 if val == "," and "EXCEPTCOMMA" in accept and i + 1 < len(toks) and toks[i + 1][1] == "except":
                     ttype = "EXCEPTCOMMA"  # ", except …" of a copy effect (CR 707.9)
                 elif val == "," and "LISTCOMMA" in accept:
