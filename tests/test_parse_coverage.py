@@ -330,3 +330,69 @@ def test_cant_be_blocked_this_turn_except_by():  # Joven's Tools (CR 509.1b)
     ab = _line("{4}, {T}: Target creature can't be blocked this turn except by Walls.", "Joven's Tools", "Artifact")
     (act,) = _actions(ab, "unblockable_except")
     assert act.extra["except"].words == ["walls"] and act.extra["duration"] == A.Text("this turn")
+
+
+def test_if_no_one_does():  # Browbeat
+    ab = parse_face("Any player may have Browbeat deal 5 damage to them. If no one does, target player draws three "
+                    "cards.", name="Browbeat", type_line="Sorcery")[0]
+    assert ab.body.effect[1].condition.verb == "condition:no_one_does"
+
+
+def test_instant_and_or_sorcery_cards_condition():  # Unholy Hunger (spell mastery)
+    text = ("Destroy target creature.\nSpell mastery — If there are two or more instant and/or sorcery cards in your "
+            "graveyard, you gain 2 life.")
+    ab = _line(text, "Unholy Hunger", "Instant", 1)
+    assert ab.body.effect[0].condition.verb == "condition:there_are"
+
+
+def test_total_power_restriction():  # Atarka Pummeler (formidable)
+    text = ("Formidable — {3}{R}{R}: Creatures you control gain menace until end of turn. Activate only if creatures "
+            "you control have total power 8 or greater. (They can't be blocked except by two or more creatures.)")
+    ab = _line(text, "Atarka Pummeler", "Creature — Ogre Warrior")
+    cond = ab.body.restrictions[0].extra["condition"]
+    assert cond.verb == "condition:total_power_at_least" and cond.amount.value == 8
+
+
+def test_cast_during_main_phase():  # Return to Dust
+    ab = _line("Exile target artifact or enchantment. If you cast this spell during your main phase, you may exile up "
+               "to one other target artifact or enchantment.", "Return to Dust", "Instant")
+    assert ab.body.effect[1].condition.extra == {"during": "your main phase"}
+
+
+def test_dealt_damage_this_way():  # Pillar of Flame
+    ab = _line("Pillar of Flame deals 2 damage to any target. If a creature dealt damage this way would die this "
+               "turn, exile it instead.", "Pillar of Flame", "Sorcery")
+    assert ab.body.effect[1].condition.obj.qualifiers == ["dealt_damage_this_way"]
+
+
+def test_x_cant_be_zero():  # Aladdin's Lamp (CR 107.3)
+    text = ("{X}, {T}: The next time you would draw a card this turn, instead look at the top X cards of your library, "
+            "put all but one of them on the bottom of your library in a random order, then draw a card. X can't be 0.")
+    ab = parse_face(text, name="Aladdin's Lamp", type_line="Artifact")[0]
+    (act,) = _actions(ab, "x_cant_be")
+    assert act.amount.value == 0
+
+
+def test_battalion_and_day_night_triggers():  # Frontline Medic, Celestus Sanctifier (CR 726)
+    text = ("Battalion — Whenever Frontline Medic and at least two other creatures attack, creatures you control gain "
+            "indestructible until end of turn.\nSacrifice Frontline Medic: Counter target spell with {X} in its mana "
+            "cost unless its controller pays {3}.")
+    ab = _line(text, "Frontline Medic", "Creature — Human Cleric")
+    assert ab.body.event.verb == "event:attacks_with_others" and ab.body.event.amount.value == 2
+    text = ("If it's neither day nor night, it becomes day as Celestus Sanctifier enters the battlefield.\nWhenever "
+            "day becomes night or night becomes day, look at the top two cards of your library. Put one of them into "
+            "your graveyard.")
+    ab = parse_face(text, name="Celestus Sanctifier", type_line="Creature — Human Cleric")[1]
+    assert ab.body.event.verb == "event:day_night_changes"
+
+
+def test_fight_each_other():  # Magus of the Arena
+    text = ("{3}, {T}: Tap target creature you control and target creature of an opponent's choice they control. "
+            "Those creatures fight each other. (Each deals damage equal to its power to the other.)")
+    ab = parse_face(text, name="Magus of the Arena", type_line="Creature — Human Wizard")[0]
+    assert _actions(ab, "fight_each_other")
+
+
+def test_during_your_turn():  # Personal Sanctuary
+    ab = _line("During your turn, prevent all damage that would be dealt to you.", "Personal Sanctuary", "Enchantment")
+    assert ab.body.effect[0].condition == A.Text("during your turn")

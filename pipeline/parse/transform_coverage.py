@@ -468,3 +468,48 @@ class CoverageRules(Transformer):
         costs = [c for c in ch if isinstance(c, list)]
         return A.Keyword(name, cost=A.Cost([A.ManaCost(costs[0])]), param=A.Cost([A.ManaCost(costs[1])]),
                          text=self._t(meta))
+
+    # ------------------------------------------------------------ round 4
+    def _cv_cond(name):  # noqa: N805
+        def f(self, meta, ch):
+            return A.Action("condition:" + name, obj=_first(ch, A.Obj), amount=_first(ch, A.Amount), text=self._t(meta))
+        return f
+
+    cd_no_one_does = _cv_cond("no_one_does")
+    cd_total_power = _cv_cond("total_power_at_least")  # "creatures you control have total power 8 or greater"
+    cd_x_is = _cv_cond("x_is")  # "If X is 5 or more" (CR 107.3)
+
+    def cd_cast_during(self, meta, ch):  # "If you cast ~ during your main phase"
+        low = self._low(meta)
+        return A.Action("condition:cast_during", extra={"during": low.split(" during ", 1)[1]}, text=self._t(meta))
+
+    def p_dealt_damage_this_way(self, meta, ch):
+        return "dealt_damage_this_way"
+
+    def a_becomes_base(self, meta, ch):  # CR 613.4b: base power and toughness set by an effect
+        words = [c for c in ch if isinstance(c, str) and not isinstance(c, Token)]
+        pt = next(self.orig[c.start_pos:c.end_pos] for c in ch if isinstance(c, Token) and c.type == "PT")
+        return A.Action("becomes", extra={"words": words, "base_pt": pt}, text=self._t(meta))
+
+    def qt_opponents(self, meta, ch):
+        return A.Amount("equal_to", ref=A.Text("opponents you have"), text=self._t(meta))
+
+    def s_x_cant_be(self, meta, ch):  # CR 107.3
+        return A.Sentence([A.Action("x_cant_be", amount=_first(ch, A.Amount), text=self._t(meta))])
+
+    def s_additional_combat(self, meta, ch):  # CR 500.8
+        return A.Sentence([A.Action("additional_combat_phase", extra={"then_main": "followed" in self._low(meta)},
+                                    text=self._t(meta))])
+
+    def lead_during(self, meta, ch):
+        return A.Text(self._low(meta))
+
+    def s_during(self, meta, ch):
+        return A.Sentence(list(ch[-1]), condition=A.Text(self._low(meta).split(",", 1)[0]))
+
+    def ev_attacks_with_others(self, meta, ch):  # battalion-style "~ and at least two other creatures attack"
+        return A.Action("event:attacks_with_others", obj=_first(ch, A.Obj), amount=_first(ch, A.Amount),
+                        text=self._t(meta))
+
+    def ev_day_night(self, meta, ch):  # CR 726.2: day becomes night or night becomes day
+        return A.Action("event:day_night_changes", text=self._t(meta))
