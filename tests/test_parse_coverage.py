@@ -396,3 +396,56 @@ def test_fight_each_other():  # Magus of the Arena
 def test_during_your_turn():  # Personal Sanctuary
     ab = _line("During your turn, prevent all damage that would be dealt to you.", "Personal Sanctuary", "Enchantment")
     assert ab.body.effect[0].condition == A.Text("during your turn")
+
+
+def test_escalate_reinforce_splice_costs():  # Blessed Alliance, Hunting Triad, Torrent of Stone (CR 702)
+    text = ("Escalate {2} (Pay this cost for each mode chosen beyond the first.)\nChoose one or more —\n• Target player "
+            "gains 4 life.\n• Untap up to two target creatures.\n• Target opponent sacrifices an attacking creature.")
+    (kw,) = _line(text, "Blessed Alliance", "Instant").body.keywords
+    assert kw.name == "escalate" and kw.cost.components[0].symbols[0].generic == 2
+    text = ("Create three 1/1 green Elf Warrior creature tokens.\nReinforce 3—{3}{G} ({3}{G}, Discard this card: Put "
+            "three +1/+1 counters on target creature.)")
+    (kw,) = _line(text, "Hunting Triad", "Tribal Sorcery — Elf", 1).body.keywords
+    assert kw.name == "reinforce" and kw.amount.value == 3
+    text = ("Torrent of Stone deals 4 damage to target creature.\nSplice onto Arcane—Sacrifice two Mountains. (As you "
+            "cast an Arcane spell, you may reveal this card from your hand and pay its splice cost. If you do, add "
+            "this card's effects to that spell.)")
+    (kw,) = _line(text, "Torrent of Stone", "Instant — Arcane", 1).body.keywords
+    assert kw.name == "splice" and kw.param == A.Text("arcane")
+    assert kw.cost.components[0].action == "sacrifice"
+
+
+def test_becomes_an_artifact_in_addition():  # Ashnod's Transmogrant (CR 205.1b)
+    ab = _line("{T}, Sacrifice Ashnod's Transmogrant: Put a +1/+1 counter on target nonartifact creature. That "
+               "creature becomes an artifact in addition to its other types.", "Ashnod's Transmogrant", "Artifact")
+    (act,) = _actions(ab, "becomes_also")
+    assert act.subject.words == ["creature"]
+
+
+def test_put_a_number_of_counters_equal_to():  # Scourge of Skola Vale
+    text = ("Trample\nScourge of Skola Vale enters the battlefield with two +1/+1 counters on it.\n{T}, Sacrifice "
+            "another creature: Put a number of +1/+1 counters on Scourge of Skola Vale equal to the sacrificed "
+            "creature's toughness.")
+    ab = _line(text, "Scourge of Skola Vale", "Creature — Hydra", 2)
+    (act,) = _actions(ab, "put_counters")
+    assert act.extra["counter"] == "+1/+1" and act.amount.kind == "equal_to"
+
+
+def test_prevent_all_damage_a_source_would_deal():  # Pay No Heed (CR 615)
+    ab = _line("Prevent all damage a source of your choice would deal this turn.", "Pay No Heed", "Instant")
+    (act,) = _actions(ab, "prevent_from_source")
+    assert act.obj.words == ["source"] and act.extra["duration"] == A.Text("this turn")
+
+
+def test_would_be_put_into_graveyard_this_turn():  # Goblin Dark-Dwellers
+    text = ("Menace\nWhen Goblin Dark-Dwellers enters the battlefield, you may cast target instant or sorcery card "
+            "with mana value 3 or less from your graveyard without paying its mana cost. If that spell would be put "
+            "into your graveyard this turn, exile it instead.")
+    ab = _line(text, "Goblin Dark-Dwellers", "Creature — Goblin", 1)
+    assert ab.body.effect[1].condition.verb == "condition:would_put"
+
+
+def test_each_players_life_total_becomes():  # Biorhythm (CR 119.5)
+    ab = _line("Each player's life total becomes the number of creatures they control.", "Biorhythm", "Sorcery")
+    (act,) = _actions(ab, "life_total_becomes")
+    assert act.subject.quantifier == "each" and act.amount.kind == "equal_to"

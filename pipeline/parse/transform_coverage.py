@@ -513,3 +513,34 @@ class CoverageRules(Transformer):
 
     def ev_day_night(self, meta, ch):  # CR 726.2: day becomes night or night becomes day
         return A.Action("event:day_night_changes", text=self._t(meta))
+
+    # ------------------------------------------------------------ round 5
+    def kw_splice_cost(self, meta, ch):  # CR 702.47: "Splice onto Arcane—<cost>"
+        words = [w for c in ch if isinstance(c, list) for w in c if isinstance(w, str)]
+        return A.Keyword("splice", cost=_first(ch, A.Cost), param=A.Text(" ".join(words)), text=self._t(meta))
+
+    def a_turn_face(self, meta, ch):  # CR 708 face-down permanents
+        return A.Action("turn_face_" + self._low(meta).rsplit(" ", 1)[-1], obj=_first(ch, A.Obj), text=self._t(meta))
+
+    def a_prevent_source(self, meta, ch):  # "Prevent all damage a source of your choice would deal this turn." (CR 615)
+        return A.Action("prevent_from_source", obj=_first(ch, A.Obj), extra=self._dur_extra(ch), text=self._t(meta))
+
+    def a_put_counters_equal(self, meta, ch):
+        from pipeline.parse.transform import _Counter
+        ck = next((c for c in ch if isinstance(c, _Counter)), None)
+        q = _first(ch, A.Amount)
+        amount = A.Amount("equal_to", ref=q.ref if q is not None else None, text=q.text if q is not None else "")
+        return A.Action("put_counters", obj=_first(ch, A.Obj), amount=amount,
+                        extra={"counter": ck.kind if ck else None}, text=self._t(meta))
+
+    def z_controller_zone(self, meta, ch):
+        return "controller_" + self._low(meta).rsplit(" ", 1)[-1]
+
+    def qt_result(self, meta, ch):  # the result of a die roll or a coin flip (CR 706)
+        return A.Amount("equal_to", ref=A.Text("result"), text=self._t(meta))
+
+    def s_x_is(self, meta, ch):  # "X is the mana value of that card." (CR 107.3)
+        return A.Sentence([A.WhereX("X", _first(ch, A.Amount) or A.Text(self._t(meta)))])
+
+    def c_cv_life_total(self, meta, ch):  # "Each player's life total becomes …" (CR 119.5)
+        return A.Action("life_total_becomes", subject=_first(ch, A.Obj), amount=_first(ch, A.Amount), text=self._t(meta))
