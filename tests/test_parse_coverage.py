@@ -449,3 +449,18 @@ def test_each_players_life_total_becomes():  # Biorhythm (CR 119.5)
     ab = _line("Each player's life total becomes the number of creatures they control.", "Biorhythm", "Sorcery")
     (act,) = _actions(ab, "life_total_becomes")
     assert act.subject.quantifier == "each" and act.amount.kind == "equal_to"
+
+
+def test_unattach_cost():  # Blinding Powder (CR 701.3d)
+    text = ("Equipped creature has \"Unattach Blinding Powder: Prevent all combat damage that would be dealt to this "
+            "creature this turn.\"\nEquip {2} ({2}: Attach to target creature you control. Equip only as a sorcery.)")
+    ab = _line(text, "Blinding Powder", "Artifact — Equipment")
+    costs = [n for n in ab.body.walk() if isinstance(n, A.ActionCost)]
+    assert [c.action for c in costs] == ["unattach"] and costs[0].obj.quantifier == "self"
+
+
+def test_spend_only_black_mana_on_x():  # Consume Spirit (CR 107.3)
+    text = "Spend only black mana on X.\nConsume Spirit deals X damage to any target and you gain X life."
+    ab = _line(text, "Consume Spirit", "Sorcery")
+    (r,) = ab.body.effect[0].effects
+    assert isinstance(r, A.ManaRestriction) and r.kind == "spend_only"

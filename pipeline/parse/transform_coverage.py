@@ -544,3 +544,7 @@ class CoverageRules(Transformer):
 
     def c_cv_life_total(self, meta, ch):  # "Each player's life total becomes …" (CR 119.5)
         return A.Action("life_total_becomes", subject=_first(ch, A.Obj), amount=_first(ch, A.Amount), text=self._t(meta))
+
+    # ------------------------------------------------------------ round 6
+    def c_cv_unattach(self, meta, ch):  # "Unattach ~" as a cost (CR 701.3d)
+        return A.ActionCost("unattach", _first(ch, A.Obj), None, None, None, self._t(meta))
