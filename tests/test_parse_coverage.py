@@ -464,3 +464,13 @@ def test_spend_only_black_mana_on_x():  # Consume Spirit (CR 107.3)
     ab = _line(text, "Consume Spirit", "Sorcery")
     (r,) = ab.body.effect[0].effects
     assert isinstance(r, A.ManaRestriction) and r.kind == "spend_only"
+
+
+def test_countered_this_way_exile_instead():  # Horribly Awry (CR 614.1a)
+    text = ("Devoid (This card has no color.)\nCounter target creature spell with mana value 4 or less. If that spell "
+            "is countered this way, exile it instead of putting it into its owner's graveyard.")
+    ab = _line(text, "Horribly Awry", "Instant", 1)
+    sent = ab.body.effect[1]
+    assert sent.condition.verb == "condition:countered_this_way"
+    (act,) = sent.effects
+    assert act.verb == "exile" and act.extra == {"instead": True, "instead_of": "graveyard"}

@@ -548,3 +548,17 @@ class CoverageRules(Transformer):
     # ------------------------------------------------------------ round 6
     def c_cv_unattach(self, meta, ch):  # "Unattach ~" as a cost (CR 701.3d)
         return A.ActionCost("unattach", _first(ch, A.Obj), None, None, None, self._t(meta))
+
+    # ------------------------------------------------------------ round 7
+    cd_countered_this_way = _cv_cond("countered_this_way")
+
+    def a_exile_instead_of_graveyard(self, meta, ch):  # CR 614.1a
+        t = self._t(meta)
+        return A.Action("exile", obj=_first(ch, A.Obj), extra={"instead": True, "instead_of": "graveyard"},
+                        text=t[:t.lower().find(" instead of ")])
+
+    def a_exile_instead(self, meta, ch):
+        """"exile it instead": the same Action as "exile X" + "instead" (c_instead_action); the
+        rule exists because "exile it instead of putting it into …" shares its beginning."""
+        t = self._t(meta)
+        return A.Action("exile", obj=_first(ch, A.Obj), extra={"instead": True}, text=t[:t.lower().rfind(" instead")])
