@@ -142,12 +142,24 @@ def _split_restrictions(effect: list[A.Node]) -> tuple[list[A.Node], list[A.Node
     return keep, restr
 
 
+def _intervening_if(head: A.Triggered) -> A.Triggered:
+    """CR 603.4: read the intervening "if" clause of a trigger head (kept as Unparsed by the
+    head's grammar) with the condition grammar of leads (``start_lead``: "if" cond)."""
+    cond = head.intervening_if
+    if isinstance(cond, A.Unparsed):
+        node = parse_segment("start_lead", "if " + cond.text)
+        if isinstance(node, A.Node) and not isinstance(node, (A.Text, A.Unparsed)):
+            head.intervening_if = node
+    return head
+
+
 def _trigger(body: str) -> A.Node:
     commas = top_level_all(body, ",")
     first = None
     for i in commas:
         head = parse_segment("start_trigger", body[:i])
         if head is not None:
+            head = _intervening_if(head)
             head.effect = parse_effect(body[i + 1:].strip())
             if not any(isinstance(n, A.Unparsed) for e in head.effect for n in e.walk()):
                 return head
