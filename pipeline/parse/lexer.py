@@ -58,6 +58,18 @@ _DWORD_LITERALS = frozenset({"permanent", "permanents", "spell", "spells", "card
 
 _SYMBOLS = {"{t}": "TAP_SYM", "{q}": "UNTAP_SYM", "{e}": "ENERGY_SYM"}
 
+#: Words that get a terminal of their own when the parser accepts it and the next words are as
+#: given — where LALR(1) would otherwise settle a shift/reduce conflict the wrong way (an object's
+#: post-modifier "with …"/"that …"/"an opponent …" against what follows the object in a copy
+#: effect, CR 707). word → ((terminal, next words), …); the terminals are declared in copy.lark.
+LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "with": (("COPYWITH", ("a", "number", "of", "additional")),),  # The Mimeoplasm
+    "an": (("ANADDL", ("additional", "time")),),                     # "copy that spell an additional time"
+    "that": (("THATMANY", ("many", "times")),),                       # Twinning Staff
+    "loyalty": (("LOYALTYW", ("ability",)), ("LOYALTYW", ("abilities",))),  # "a loyalty ability" (not a counter)
+    "and": (("ANDCAST", ("you", "may", "cast", "the", "copy")),),     # God-Eternal Kefnet
+}
+
 
 def split_tokens(text: str) -> Iterator[tuple[str, str, int]]:
     """Yield ``(kind, value, start)`` for each token of ``text`` (whitespace skipped).
@@ -158,6 +170,10 @@ class WordLexer(Lexer):
                 if i + 1 < len(toks) and toks[i + 1][1] in ("counter", "counters") and "WORD" in accept:
                     cands = ("WORD",)  # a word naming a counter kind ("omen counter") is a counter name
                 ttype = next((c for c in cands if c in accept), cands[0])
+                for term, follow in LOOKAHEAD_TERMINALS.get(val, ()):
+                    if term in accept and tuple(t[1] for t in toks[i + 1:i + 1 + len(follow)]) == follow:
+                        ttype = term
+                        break
                 if val == "," and "EXCEPTCOMMA" in accept and i + 1 < len(toks) and toks[i + 1][1] == "except":
                     ttype = "EXCEPTCOMMA"  # ", except …" of a copy effect (CR 707.9)
                 elif val == "," and "LISTCOMMA" in accept:

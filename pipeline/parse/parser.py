@@ -153,6 +153,17 @@ def _intervening_if(head: A.Triggered) -> A.Triggered:
     return head
 
 
+def _hoist_intervening_if(head: A.Triggered, effect: list[A.Node], text: str) -> list[A.Node]:
+    """CR 603.4: "When/Whenever/At [event], if [condition], [effect]" — a condition right after
+    the trigger head is the intervening "if" clause: move it from the first effect sentence to
+    ``head.intervening_if``."""
+    first = effect[0] if effect else None
+    if (head.intervening_if is None and isinstance(first, A.Sentence) and first.condition is not None
+            and text[:3].lower() == "if " and not isinstance(first.condition, (A.Text, A.Unparsed))):
+        head.intervening_if, first.condition = first.condition, None
+    return effect
+
+
 def _trigger(body: str) -> A.Node:
     commas = top_level_all(body, ",")
     first = None
@@ -160,7 +171,7 @@ def _trigger(body: str) -> A.Node:
         head = parse_segment("start_trigger", body[:i])
         if head is not None:
             head = _intervening_if(head)
-            head.effect = parse_effect(body[i + 1:].strip())
+            head.effect = _hoist_intervening_if(head, parse_effect(body[i + 1:].strip()), body[i + 1:].lstrip())
             if not any(isinstance(n, A.Unparsed) for e in head.effect for n in e.walk()):
                 return head
             # a comma inside the head ("Whenever you cast an artifact, instant, or sorcery spell,"):

@@ -115,7 +115,7 @@ class ToAst(CopyRules, StaticRules, Transformer):
         objs = _nodes(children, A.Obj)
         amount = _first(children, A.Amount)
         extra = {}
-        other = [c for c in children if isinstance(c, A.Node) and not isinstance(c, (A.Obj, A.Amount))]
+        other = [c for c in children if isinstance(c, (A.Node, _Generic)) and not isinstance(c, (A.Obj, A.Amount))]
         if len(objs) > 1:
             extra["objects"] = objs[1:]
         for c in other:
@@ -455,7 +455,8 @@ class ToAst(CopyRules, StaticRules, Transformer):
 
     # ------------------------------------------------------------------ costs
     def cost(self, meta, ch):
-        return A.Cost([c for c in ch if isinstance(c, A.Node)], self._t(meta))
+        parts = [n for c in ch for n in (c if isinstance(c, list) else [c])]  # a rule may give two components
+        return A.Cost([c for c in parts if isinstance(c, A.Node)], self._t(meta))
 
     def c_mana(self, meta, ch):
         return A.ManaCost(_flat_syms(ch))

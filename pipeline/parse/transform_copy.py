@@ -59,6 +59,13 @@ def named_obj(name: str, text: str) -> A.Obj:
     return A.Obj("named", None, ["card"], text, ["named:" + name])
 
 
+class _CondExc:
+    """Internal: an exception headed by a condition ("if it's a creature, …")."""
+
+    def __init__(self, condition, exception):
+        self.condition, self.exception = condition, exception
+
+
 class _Times:
     """Internal: how many copies ("twice", "three times", "an additional time")."""
 
@@ -95,9 +102,10 @@ class CopyRules(Transformer):
         counters = [e.value for e in excs if e.kind == "enters_with_counters"]
         m = mode
         if m == "copy_spell" and original is not None:  # CR 707.10: spells, abilities (707.10), cards (707.12)
-            if "ability" in original.words or "abilities" in original.words:
+            words = set(original.words) | set(original.text.lower().split())
+            if "ability" in words or "abilities" in words:
                 m = "copy_ability"
-            elif "card" in original.words or "cards" in original.words:
+            elif "card" in words or "cards" in words:
                 m = "copy_card"
         eff = A.CopyEffect(m, original, optional, cnt, excs, counters, new_targets, subject, self._t(meta))
         if dur:
@@ -136,8 +144,53 @@ class CopyRules(Transformer):
         return c
 
     def copy_except(self, meta, ch):
-        flat = [e for c in ch for e in (c if isinstance(c, list) else [c])]
-        return _nodes(flat, A.CopyException)
+        """The exceptions in order; a leading condition (``ce_conditional``) applies to the
+        exception it heads and to every later one (CR 707.9)."""
+        out = []
+        cond = None
+        for c in ch:
+            for e in (c if isinstance(c, list) else [c]):
+                if isinstance(e, _CondExc):
+                    cond = e.condition
+                    e = e.exception
+                if isinstance(e, A.CopyException):
+                    if e.condition is None:
+                        e.condition = cond
+                    out.append(e)
+        return out
+
+    def ce_conditional(self, meta, ch):
+        """"if it's a creature, it enters with two additional +1/+1 counters on it" (Moritte)."""
+        cond = _first(ch, A.Action)
+        inner = [e for c in ch for e in (c if isinstance(c, list) else [c]) if isinstance(e, A.CopyException)]
+        return [_CondExc(cond, e) for e in inner]
+
+    def ce_no_mana_cost(self, meta, ch):  # CR 702.128a (embalm), 702.129a (eternalize)
+        return A.CopyException("no_mana_cost", None, self._t(meta))
+
+    def ce_is_type_with(self, meta, ch):
+        """"it's a Vehicle artifact with crew 3" (Imposter Mech) → [is_type, has_keyword]."""
+        words = [c for c in ch if isinstance(c, str)]
+        kw = [c for c in ch if isinstance(c, A.Keyword)]
+        txt = self._t(meta)
+        cut = txt.lower().rfind(" with ")
+        return [A.CopyException("is_type", words, txt[:cut]), A.CopyException("has_keyword", kw, txt[cut + 1:])]
+
+    # conditions of one exception (copy_if): Action("condition:…") like the cond rules
+    def _cif(name):  # noqa: N805
+        def f(self, meta, ch):
+            words = [str(c).lower() for c in ch if isinstance(c, Token) and c.type != "REST"]
+            dw = next((c for c in ch if isinstance(c, list)), None)
+            extra = {"words": [w for w in dw if isinstance(w, str)]} if dw else ({"words": words} if words else {})
+            return A.Action("condition:" + name, obj=_first(ch, A.Obj), extra=extra, text=self._t(meta))
+        return f
+
+    cif_is_a = _cif("is_a")
+    cif_control = _cif("control")
+    cif_is = _cif("is_supertype")
+    def cif_was(self, meta, ch):  # "if ~ was embalmed" (CR 702.128b), "… eternalized" (CR 702.129a)
+        return A.Action("condition:was", obj=_first(ch, A.Obj), extra={"words": [self._low(meta).split()[-1]]},
+                        text=self._t(meta))
 
     def ce_has_loses(self, meta, ch):
         """"it has haste and loses soulbond" → [has_keyword, loses_ability] (CR 707.9b)."""
@@ -159,6 +212,9 @@ class CopyRules(Transformer):
 
     def ct_for_each_time(self, meta, ch):
         return _Times(A.Amount("for_each", text=self._t(meta)))
+
+    def ct_that_many_plus_one(self, meta, ch):  # Twinning Staff (CR 614.1a replacement)
+        return _Times(A.Amount("other", text=self._t(meta)))
 
     def ct_twice(self, meta, ch):
         return _Times(A.Amount("fixed", value=2, text="twice"))
@@ -187,7 +243,7 @@ class CopyRules(Transformer):
                 val = A.CounterSpec(ck.kind if ck else "", _first(ch, A.Amount) or A.Amount("fixed", value=1))
             elif kind == "pt":
                 val = self._low(meta)
-            return A.CopyException(kind, val, self._t(meta))
+            return A.CopyException(kind, val, self._t(meta), condition=_first(ch, A.Action))
         return f
 
     ce_is_type_addition = _ce("is_type")
@@ -298,3 +354,114 @@ class CopyRules(Transformer):
                            subject=subj, text=text)
         return A.Sentence([eff, A.Action("attach", obj=A.Obj("the", None, ["copy"], "the copy"),
                                          extra={"to": subj}, text=text)])
+
+    cp_token_optional_attacking = _copy("create_token_copy", optional=True)
+
+    def cp_put_stack_copy(self, meta, ch):
+        """"the player puts it onto the stack as a copy of the original spell" (Ertai's Meddling):
+        the card becomes a copy of the spell (subject ``it``, CR 707.2)."""
+        eff = self._copy_node("becomes_copy", meta, [c for c in ch if isinstance(c, A.Obj)][-1:])
+        eff.subject = A.Obj("it", None, [], "it")
+        return eff
+
+    def cw_counters_equal(self, meta, ch):
+        """"with a number of additional +1/+1 counters on it equal to …" (CR 122.6, 707.9)."""
+        ck = next((c for c in ch if isinstance(c, _tr()._Counter)), None)
+        amt = _first(ch, A.Amount)
+        return [A.CopyException("enters_with_counters", A.CounterSpec(ck.kind if ck else "", amt), self._t(meta))]
+
+    def qt_stat_of(self, meta, ch):
+        """"the power of the other card" → Amount(equal_to, ref=Obj with qualifier stat:power)."""
+        o = _first(ch, A.Obj)
+        stat = next((c for c in ch if isinstance(c, str) and c.startswith("stat:")), "stat:")
+        ref = A.Obj(o.quantifier, o.count, o.words, o.text, o.qualifiers + [stat]) if o else A.Text(self._t(meta))
+        return A.Amount("equal_to", ref=ref, text=self._t(meta))
+
+    def p_you_cast_this_turn(self, meta, ch):
+        return "you_cast_this_turn"
+
+    def c_copy_if(self, meta, ch):
+        """"copy it if you control an artifact" (Banish into Fable): Sentence([copy], condition)."""
+        return A.Sentence([ch[0]], condition=ch[-1])
+
+    def c_may_instead_action(self, meta, ch):
+        """"you may instead choose …" (Esix): the optional action, marked ``instead``."""
+        act = self.c_may(meta, [ch[0], ch[-1]])
+        if isinstance(act, A.Action):
+            act.extra["instead"] = True
+        return act
+
+    def c_copy_when_cast(self, meta, ch):
+        """"copy the next instant or sorcery spell … you cast this turn when you cast it" (Sea Gate
+        Stormcaller): a delayed triggered ability (CR 603.7) whose effect is the copy."""
+        eff = self._copy_node("copy_spell", meta, ch)
+        ev = A.Action("event:cast", subject=A.Obj("you", None, [], "you"), obj=eff.original, text="when you cast it")
+        return A.Triggered("when", ev, None, [A.Sentence([eff])])
+
+    def sc_next_time(self, meta, ch):
+        """"The next time …, …" / "The first time …, …": a replacement effect that applies once
+        (CR 614.1, 614.5) → Sentence(effects, condition=Action("condition:next_time" |
+        "condition:first_time", extra={"event": …}))."""
+        low = self._low(meta)
+        which = "first_time" if low.startswith("the first") else "next_time"
+        ev = next((c for c in ch if isinstance(c, A.Node)), None)
+        effects = next(c for c in ch if isinstance(c, list))
+        head = self._t(meta)[:low.index(",")]
+        return A.Sentence(list(effects), condition=A.Action("condition:" + which, extra={"event": ev}, text=head))
+
+    def te_event(self, meta, ch):
+        ev = ch[0]
+        if isinstance(ev, A.Action):
+            ev.extra["duration"] = "this turn"
+        return ev
+
+    def te_would_create(self, meta, ch):
+        return A.Action("event:would_create_tokens", subject=A.Obj("you", None, [], "you"),
+                        extra={"when": "during each of your turns"}, text=self._t(meta))
+
+    def delayed_when(self, meta, ch):
+        return A.Action("event:cast", subject=A.Obj("you", None, [], "you"), obj=_first(ch, A.Obj),
+                        extra={"duration": "this turn"}, text=self._t(meta))
+
+    def sc_if_delayed(self, meta, ch):
+        """"If you attacked this turn, when you cast your next instant or sorcery spell this turn,
+        copy that spell …" (Howl of the Horde): the spell creates a delayed triggered ability
+        (CR 603.7) if the condition holds → Sentence([Triggered("when", …)], condition)."""
+        cond, ev = ch[0], ch[1]
+        effects = next(c for c in ch if isinstance(c, list))
+        return A.Sentence([A.Triggered("when", ev, None, [A.Sentence(list(effects))])], condition=cond)
+
+    def _cond(self, name, meta, ch, **extra):  # same shape as ToAst's cd_* conditions
+        return A.Action("condition:" + name, obj=_first(ch, A.Obj), amount=_first(ch, A.Amount),
+                        extra=extra, text=self._t(meta))
+
+    def cd_would_copy(self, meta, ch):  # Twinning Staff: replacement of copying (CR 614.1a)
+        return self._cond("would_copy", meta, ch)
+
+    def cd_mana_spent(self, meta, ch):  # "If {R}{G} was spent to cast ~" (CR 601.2h)
+        syms = [str(t) for c in ch for t in (c if isinstance(c, list) else [c]) if isinstance(t, Token) and t.type == "MANA_SYM"]
+        return self._cond("mana_spent", meta, ch, mana=syms or [self._t(meta).split(" ", 1)[0]])
+
+    def cd_same_name(self, meta, ch):  # Spellweaver Helix (CR 201.3)
+        objs = _nodes(ch, A.Obj)
+        return self._cond("same_name", meta, ch, other=objs[-1] if len(objs) > 1 else None)
+
+    def c_exile_pay_mana_cost(self, meta, ch):
+        """Cost "Exile a creature card from your graveyard and pay its mana cost" (Back from the
+        Brink) → two components: exile, pay_mana_cost (CR 118, 202.1)."""
+        o = _first(ch, A.Obj)
+        txt = self._t(meta)
+        cut = txt.lower().rfind(" and pay ")
+        zone = next((q.split(":", 1)[1] for q in o.qualifiers if q.startswith("zone:")), None) if o else None
+        return [A.ActionCost("exile", o, None, None, zone, txt[:cut]),
+                A.ActionCost("pay_mana_cost", A.Obj("its", None, [], "its"), None, None, None, txt[cut + 5:])]
+
+    def cp_copy_and_cast(self, meta, ch):
+        """"copy that card and you may cast the copy" (God-Eternal Kefnet) → Sentence([CopyEffect,
+        optional Action("cast", obj=the copy)]) (CR 707.12)."""
+        eff = self._copy_node("copy_spell", meta, ch)
+        text = self._t(meta)
+        eff.text = text[:text.lower().rfind(" and you may cast")]
+        cast = A.Action("cast", subject=A.Obj("you", None, [], "you"), obj=A.Obj("the", None, ["copy"], "the copy"),
+                        extra={"optional": True}, text=text[len(eff.text) + 5:])
+        return A.Sentence([eff, cast])
