@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import lark
@@ -20,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from pipeline.cli import main
-from pipeline.parse.grammar import (build_parser, cache_file_name, grammar_cache_path, grammar_text,
+from pipeline.parse.grammar import (KEEP_CACHE_FILES, build_parser, cache_file_name, grammar_cache_path, grammar_text,
                                     grammar_version)
 from pipeline.paths import GRAMMAR_CACHE_ENV
 
@@ -61,6 +62,7 @@ def cold(tmp_path_factory) -> tuple[Path, dict]:
     return cache_dir, run_child(cache_dir)
 
 
+@pytest.mark.corpus
 def test_first_process_builds_and_writes_the_cache_file(cold):
     cache_dir, out = cold
     assert out["source_path"] == "<string>"  # Lark built it from the grammar text
@@ -72,6 +74,7 @@ def test_first_process_builds_and_writes_the_cache_file(cold):
     assert len(path.read_bytes().split(b"\n", 1)[0]) == 64
 
 
+@pytest.mark.corpus
 def test_second_process_loads_the_cache_and_parses_identically(cold):
     cache_dir, first = cold
     second = run_child(cache_dir)
@@ -90,6 +93,23 @@ def test_second_process_loads_the_cache_and_parses_identically(cold):
     assert copy["original"]["words"] == ["creature"]
 
 
+@pytest.mark.corpus
+def test_two_processes_starting_at_once_share_one_build(cold, tmp_path):
+    """Cold cache, two processes at once: the file lock lets one build and write while the other
+    waits, then loads the file (never half a file)."""
+    _, first = cold
+    env = dict(os.environ, **{GRAMMAR_CACHE_ENV: str(tmp_path / "c")})
+    procs = [subprocess.Popen([sys.executable, "-c", CHILD, str(M10)], cwd=ROOT, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outs = []
+    for proc in procs:
+        stdout, stderr = proc.communicate(timeout=600)
+        assert proc.returncode == 0, stderr[-3000:]
+        outs.append(json.loads(stdout.strip().splitlines()[-1]))
+    assert sorted(o["source_path"] for o in outs) == ["<deserialized>", "<string>"]
+    assert outs[0]["asts"] == outs[1]["asts"] == first["asts"]
+
+
 def _truncate(data: bytes) -> bytes:
     return data[: len(data) // 2]  # Lark's key line intact, the pickle cut off mid-way
 
@@ -98,6 +118,7 @@ def _garbage(data: bytes) -> bytes:
     return b"this is not a grammar cache\n" + bytes(range(256)) * 10
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("corrupt", [_truncate, _garbage], ids=["truncated", "garbage"])
 def test_corrupt_cache_file_is_rebuilt(cold, tmp_path, corrupt):
     cache_dir, first = cold
@@ -113,19 +134,31 @@ def test_corrupt_cache_file_is_rebuilt(cold, tmp_path, corrupt):
     assert build_parser(grammar_text(), path).source_path == "<deserialized>"
 
 
-def test_changed_grammar_text_gives_a_different_key(cold, tmp_path):
+def test_changed_grammar_text_gives_a_different_key():
     text = grammar_text()
     name = cache_file_name(text)
     assert name == f"oracle-{grammar_version()}-lark{lark.__version__}-py{sys.version_info[0]}.{sys.version_info[1]}.pickle"
     changed = text + "\n// one more comment\n"
     assert cache_file_name(changed) != name
     assert cache_file_name(text) == name
-    # Lark's own key catches a stale file even under the new name: it rebuilds, never loads it
-    cache_dir, first = cold
+
+
+@pytest.mark.corpus
+def test_stale_file_under_a_new_key_is_rebuilt_not_loaded(cold, tmp_path):
+    """Lark's own key (first line of the file) catches a file of another grammar even under the
+    changed grammar's name: it rebuilds, never loads it."""
+    _, first = cold
+    changed = grammar_text() + "\n// one more comment\n"
     stale = tmp_path / cache_file_name(changed)
     shutil.copyfile(Path(first["cache_file"]), stale)
+    # files of earlier grammar versions, oldest first: a new write keeps the KEEP_CACHE_FILES newest
+    olds = [tmp_path / f"oracle-1.{i:010x}-lark{lark.__version__}-py3.11.pickle" for i in range(KEEP_CACHE_FILES)]
+    for age, old in enumerate(reversed(olds), start=1):
+        old.write_bytes(b"x")
+        os.utime(old, (time.time() - 3600 * age, time.time() - 3600 * age))
     parser = build_parser(changed, stale)
     assert parser.source_path == "<string>"
+    assert sorted(tmp_path.glob("oracle-*.pickle")) == sorted([stale, *olds[1:]])  # olds[0] was the oldest
     assert build_parser(changed, stale).source_path == "<deserialized>"  # now it holds the changed grammar
 
 
