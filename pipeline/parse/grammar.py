@@ -4,9 +4,9 @@ The grammar files are concatenated in :data:`GRAMMAR_FILES` order (one file per 
 The parser is LALR(1) with the word-level contextual lexer of :mod:`pipeline.parse.lexer`;
 it has one start symbol per segment kind (:data:`STARTS`).
 
-Building the LALR tables of this ~1,300-line grammar costs seconds of CPU (3–7 s on the
+Building the LALR tables of this ~1,300-line grammar costs seconds of CPU (3–8 s on the
 benchmark machine), paid by every process that parses. :func:`get_parser` therefore keeps the
-built parser in a file and loads it in later processes (≈ 0.1–0.5 s) with **Lark's own cache**
+built parser in a file and loads it in later processes (≈ 0.6 s) with **Lark's own cache**
 (``Lark(..., cache=<path>)``), which works for LALR with a custom lexer class: Lark pickles the
 parse tables, rules and terminals (``Lark.save``), stores the lexer *class* by reference only and
 rebuilds the lexer from the loaded terminals on load, so :class:`~pipeline.parse.lexer.WordLexer`
