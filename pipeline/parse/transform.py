@@ -13,6 +13,7 @@ from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
 from pipeline.parse.transform_copy import CopyRules
+from pipeline.parse.transform_coverage import CoverageRules
 from pipeline.parse.transform_statics import StaticRules
 
 _NUMWORDS = {w: i for i, w in enumerate(
@@ -77,7 +78,7 @@ def _flat_syms(children) -> list[A.ManaSymbol]:
 
 
 @v_args(meta=True)
-class ToAst(CopyRules, StaticRules, Transformer):
+class ToAst(CopyRules, CoverageRules, StaticRules, Transformer):
     """Transform one parse tree of ``text`` (the lower-cased segment) given ``orig`` (the
     same segment in original case, same length) into AST nodes."""
 
@@ -698,6 +699,8 @@ class ToAst(CopyRules, StaticRules, Transformer):
         return A.Sentence(list(ch[0]), condition=A.Text("otherwise"))
 
     def s_duration(self, meta, ch):
+        if isinstance(ch[0], A.Action):  # a structured duration (CR 610.3, 611.2b)
+            return A.Sentence(list(ch[1]), condition=ch[0])
         return A.Sentence(list(ch[1]), condition=A.Text(ch[0].text if isinstance(ch[0], A.Node) and hasattr(ch[0], "text") else "duration"))
 
     def s_gets_for_each(self, meta, ch):
@@ -780,7 +783,7 @@ class ToAst(CopyRules, StaticRules, Transformer):
         if isinstance(act, A.Action):
             act.extra["duration"] = ch[2]
         elif isinstance(act, A.GrantAbility):
-            act.duration = ch[2].text if isinstance(ch[2], A.Text) else None
+            act.duration = ch[2].text if isinstance(ch[2], (A.Text, A.Action)) else None
         return act
 
     def c_duration(self, meta, ch):

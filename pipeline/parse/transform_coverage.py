@@ -1,0 +1,189 @@
+"""Transformer rules for ``grammar/coverage.lark``: library positions (CR 401), prevention
+shields (CR 615), durations (CR 610.3, 611.2b), skipped steps (CR 614.10), chaos triggers
+(CR 311.7) and "As ~ enters, you may …" (CR 614.12).
+
+:class:`CoverageRules` is a mixin of :class:`pipeline.parse.transform.ToAst`; every method
+takes ``(meta, children)`` like ``ToAst``'s and returns nodes of :mod:`pipeline.parse.ast`
+(no new node classes):
+
+* ``Action{verb: "put_library", obj, extra: {position: top|bottom|top_or_bottom|nth,
+  library: your|owner|<text>, order: any|random|None, nth: "third"}}``;
+* ``Action{verb: "prevent_next", obj: the shielded object, amount: Amount, extra: {duration}}``
+  (CR 615.7 prevention shield);
+* durations: ``Text("until the end of your next turn")``,
+  ``Action{verb: "duration:until_leaves_battlefield", obj}`` (CR 610.3),
+  ``Action{verb: "duration:for_as_long_as", extra: {condition: Action("condition:…")}}`` (CR 611.2b);
+* ``Action{verb: "skip", extra: {step, player, next}}``; ``Action{verb: "event:roll_chaos"}``.
+"""
+
+from __future__ import annotations
+
+from lark import Token, Transformer, v_args
+
+from pipeline.parse import ast as A
+
+
+def _first(children, cls):
+    for c in children:
+        if isinstance(c, cls):
+            return c
+    return None
+
+
+class _LibPos:
+    """Internal: a position in a library (CR 401) — ``position``, ``library`` owner, ``order``."""
+
+    def __init__(self, position, library=None, order=None, nth=None):
+        self.position, self.library, self.order, self.nth = position, library, order, nth
+
+    def extra(self) -> dict:
+        out = {"position": self.position, "library": self.library}
+        if self.order:
+            out["order"] = self.order
+        if self.nth:
+            out["nth"] = self.nth
+        return out
+
+
+class _Lib(str):
+    """Internal: whose library ("your", "owner", or the wording)."""
+
+
+class _Order(str):
+    """Internal: "any" or "random" order of cards put into a library together (CR 401.4)."""
+
+
+class _Nth(str):
+    """Internal: "third" of "third from the top" (CR 401.7)."""
+
+
+@v_args(meta=True)
+class CoverageRules(Transformer):
+    """Mixin with the rules of ``grammar/coverage.lark`` (see the module docstring)."""
+
+    # ------------------------------------------------------------ library positions (CR 401)
+    def lw_own(self, meta, ch):
+        return _Lib(self._low(meta).split()[0])
+
+    def lw_owner(self, meta, ch):
+        return _Lib("owner")
+
+    def lw_other(self, meta, ch):
+        return _Lib(self._low(meta))
+
+    def lo_any(self, meta, ch):
+        return _Order("any")
+
+    def lo_random(self, meta, ch):
+        return _Order("random")
+
+    def lib_nth(self, meta, ch):
+        return _Nth(self._low(meta))
+
+    def _libpos(position):  # noqa: N805
+        def f(self, meta, ch):
+            return _LibPos(position, _first(ch, _Lib), _first(ch, _Order), _first(ch, _Nth))
+        return f
+
+    lp_bottom = _libpos("bottom")
+    lp_top = _libpos("top")
+    lp_top_or_bottom = _libpos("top_or_bottom")
+    lp_nth = _libpos("nth")
+
+    def _rest_obj(self, meta, ch) -> A.Obj:
+        obj = _first(ch, A.Obj)
+        if obj is None:  # "Put the rest …": the cards not chosen among those looked at
+            obj = A.Obj("the", None, ["rest"], "the rest")
+        return obj
+
+    def a_put_library_pos(self, meta, ch):
+        pos = _first(ch, _LibPos)
+        obj = self._rest_obj(meta, ch)
+        zone = next((c for c in ch if isinstance(c, str) and not isinstance(c, (_Lib, _Order, _Nth))), None)
+        if zone is not None:  # "two cards from your hand on top of your library"
+            obj.qualifiers.append("zone:" + zone)
+            obj.text = self._t(meta).split(" ", 1)[1].rsplit(" on ", 1)[0]
+        return A.Action("put_library", obj=obj, extra=pos.extra(), text=self._t(meta))
+
+    def a_put_library_nth(self, meta, ch):
+        pos = _LibPos("nth", _first(ch, _Lib), None, _first(ch, _Nth))
+        return A.Action("put_library", obj=self._rest_obj(meta, ch), extra=pos.extra(), text=self._t(meta))
+
+    def a_put_rest_graveyard(self, meta, ch):
+        owner = "their" if " their " in f" {self._low(meta)} " else "your"
+        return A.Action("put_into", obj=self._rest_obj(meta, ch), extra={"zone": "graveyard", "owner": owner},
+                        text=self._t(meta))
+
+    # ------------------------------------------------------------ prevention (CR 615.7)
+    def a_prevent_next(self, meta, ch):
+        extra = {}
+        dur = [c for c in ch if isinstance(c, (A.Text, A.Action))]
+        if dur:
+            extra["duration"] = dur[0]
+        return A.Action("prevent_next", obj=_first(ch, A.Obj), amount=_first(ch, A.Amount), extra=extra,
+                        text=self._t(meta))
+
+    def a_prevent_next_divided(self, meta, ch):
+        act = self.a_prevent_next(meta, ch)
+        act.extra["divided"] = True  # CR 601.2d: the division is chosen as the spell is cast
+        return act
+
+    # ------------------------------------------------------------ durations (CR 610.3, 611.2b)
+    def until_leaves(self, meta, ch):
+        return A.Action("duration:until_leaves_battlefield", obj=A.Obj("self", None, ["~"], "~"), text=self._t(meta))
+
+    def until_end_of_your_next_turn(self, meta, ch):
+        return A.Text("until the end of your next turn")
+
+    def for_as_long_as(self, meta, ch):
+        conds = [c for c in ch if isinstance(c, A.Node)]
+        return A.Action("duration:for_as_long_as", extra={"condition": conds[0] if len(conds) == 1 else conds},
+                        text=self._t(meta))
+
+    def _with_duration(verb):  # noqa: N805
+        def f(self, meta, ch):
+            dur = [c for c in ch if isinstance(c, (A.Text, A.Action))][-1]
+            pt = next((str(c) for c in ch if isinstance(c, Token) and c.type == "PT"), None)
+            extra = {"pt": pt} if pt else {}
+            extra["duration"] = dur
+            return A.Action(verb, obj=_first(ch, A.Obj), extra=extra, text=self._t(meta))
+        return f
+
+    a_pump_for = _with_duration("pump")
+    a_exile_for = _with_duration("exile")
+
+    def dur_nested(self, meta, ch):
+        return ch[0]
+
+    def cd_remains(self, meta, ch):
+        low = self._low(meta)
+        state = ("on_battlefield" if low.endswith("battlefield") else "on_top_of_library" if low.endswith("library")
+                 else low.rsplit(" ", 1)[-1])
+        return A.Action("condition:remains", obj=_first(ch, A.Obj), extra={"state": state}, text=self._t(meta))
+
+    # ------------------------------------------------------------ skip (CR 614.10)
+    def cv_step(self, meta, ch):
+        return _Nth(self._low(meta))
+
+    def a_skip(self, meta, ch):
+        step = str(_first(ch, _Nth))
+        words = self._low(meta).split()[1:]  # after "skip(s)"
+        words = words[:len(words) - len(step.split())]
+        nxt = bool(words) and words[-1] == "next"
+        who = " ".join(words[:-1] if nxt else words).replace(" 's", "'s")
+        return A.Action("skip", extra={"step": step, "player": who, "next": nxt}, text=self._t(meta))
+
+    # ------------------------------------------------------------ chaos ability (CR 311.7)
+    def ev_roll_chaos(self, meta, ch):
+        sym = next(c for c in ch if isinstance(c, Token) and c.type == "MANA_SYM")
+        if str(sym).lower() != "{chaos}":
+            raise ValueError(f"not the chaos symbol: {sym}")  # parse_segment → None
+        return A.Action("event:roll_chaos", obj=_first(ch, A.Obj), text=self._t(meta))
+
+    # ------------------------------------------------------------ as ~ enters (CR 614.12)
+    def s_as_enters_may_action(self, meta, ch):
+        act = ch[-1]
+        if isinstance(act, A.Action):
+            act.subject = A.Obj("you", None, [], "you")
+            act.extra["optional"] = True
+        return A.Sentence([act], condition=A.Text("as_enters"))

@@ -1,0 +1,141 @@
+"""Shapes of ``grammar/coverage.lark`` on real cards (MTGJSON 2022 text, verbatim).
+
+Library positions (CR 401), prevention shields (CR 615.7), durations (CR 610.3, 611.2b),
+skipped steps (CR 614.10), chaos triggers (CR 311.7), "As ~ enters, you may pay 2 life" (CR 614.12).
+"""
+
+from __future__ import annotations
+
+from pipeline.parse import ast as A
+from pipeline.parse import parse_face
+
+
+def _line(text: str, name: str, type_line: str, index: int = 0) -> A.Ability:
+    ab = parse_face(text, name=name, type_line=type_line)[index]
+    assert ab.fully_parsed, [n.text for n in ab.body.walk() if isinstance(n, A.Unparsed)]
+    return ab
+
+
+def _actions(ab: A.Ability, verb: str) -> list[A.Action]:
+    return [n for n in ab.body.walk() if isinstance(n, A.Action) and n.verb == verb]
+
+
+def test_put_on_bottom_of_owners_library():  # Condemn (CR 401)
+    ab = _line("Put target attacking creature on the bottom of its owner's library. Its controller gains life "
+               "equal to its toughness.", "Condemn", "Instant")
+    (act,) = _actions(ab, "put_library")
+    assert act.extra == {"position": "bottom", "library": "owner"}
+    assert act.obj.quantifier == "target" and act.obj.words == ["attacking", "creature"]
+
+
+def test_put_the_rest_in_a_random_order():  # Ingenious Smith (CR 401.4)
+    text = ("When Ingenious Smith enters the battlefield, look at the top four cards of your library. You may reveal "
+            "an artifact card from among them and put it into your hand. Put the rest on the bottom of your library "
+            "in a random order.\nWhenever one or more artifacts enter the battlefield under your control, put a "
+            "+1/+1 counter on Ingenious Smith. This ability triggers only once each turn.")
+    ab = parse_face(text, name="Ingenious Smith", type_line="Creature — Human Artificer")[0]
+    (act,) = _actions(ab, "put_library")
+    assert act.extra == {"position": "bottom", "library": "your", "order": "random"}
+    assert act.obj.words == ["rest"]
+
+
+def test_put_on_top_in_any_order():  # Brainstone
+    ab = _line("{2}, {T}, Sacrifice Brainstone: Draw three cards, then put two cards from your hand on top of your "
+               "library in any order.", "Brainstone", "Artifact")
+    (act,) = _actions(ab, "put_library")
+    assert act.extra == {"position": "top", "library": "your", "order": "any"}
+
+
+def test_put_third_from_the_top():  # Teferi, Hero of Dominaria (CR 401.7)
+    text = ("[+1]: Draw a card. At the beginning of the next end step, untap up to two lands.\n[−3]: Put target "
+            "nonland permanent into its owner's library third from the top.\n[−8]: You get an emblem with "
+            "\"Whenever you draw a card, exile target permanent an opponent controls.\"")
+    ab = _line(text, "Teferi, Hero of Dominaria", "Legendary Planeswalker — Teferi", 1)
+    (act,) = _actions(ab, "put_library")
+    assert act.extra == {"position": "nth", "library": "owner", "nth": "third"}
+
+
+def test_put_the_rest_into_your_graveyard():  # Vessel of Nascency
+    text = ("{1}{G}, Sacrifice Vessel of Nascency: Reveal the top four cards of your library. You may put an "
+            "artifact, creature, enchantment, land, or planeswalker card from among them into your hand. Put the "
+            "rest into your graveyard.")
+    ab = _line(text, "Vessel of Nascency", "Enchantment")
+    act = _actions(ab, "put_into")[-1]
+    assert act.obj.words == ["rest"]
+    assert act.extra == {"zone": "graveyard", "owner": "your"}
+
+
+def test_prevent_the_next_n_damage():  # Bandage (CR 615.7)
+    ab = _line("Prevent the next 1 damage that would be dealt to any target this turn.\nDraw a card.",
+               "Bandage", "Instant")
+    (act,) = _actions(ab, "prevent_next")
+    assert act.amount.value == 1
+    assert "any_target" in act.obj.qualifiers
+    assert act.extra["duration"] == A.Text("this turn")
+
+
+def test_exile_until_leaves_the_battlefield():  # Consulate Crackdown (CR 610.3)
+    ab = _line("When Consulate Crackdown enters the battlefield, exile all artifacts your opponents control until "
+               "Consulate Crackdown leaves the battlefield.", "Consulate Crackdown", "Enchantment")
+    (act,) = _actions(ab, "exile")
+    assert act.extra["duration"].verb == "duration:until_leaves_battlefield"
+    assert act.obj.quantifier == "all"
+
+
+def test_for_as_long_as_you_control():  # Mind Flayer (CR 611.2b)
+    ab = _line("Dominate Monster — When Mind Flayer enters the battlefield, gain control of target creature for as "
+               "long as you control Mind Flayer.", "Mind Flayer", "Creature — Horror")
+    (act,) = _actions(ab, "gain_control")
+    dur = act.extra["duration"]
+    assert dur.verb == "duration:for_as_long_as"
+    assert dur.extra["condition"].verb == "condition:control"
+
+
+def test_gets_for_as_long_as_remains_tapped():  # Tawnos's Weaponry (CR 611.2b)
+    text = ("You may choose not to untap Tawnos's Weaponry during your untap step.\n{2}, {T}: Target creature gets "
+            "+1/+1 for as long as Tawnos's Weaponry remains tapped.")
+    ab = _line(text, "Tawnos's Weaponry", "Artifact", 1)
+    (act,) = _actions(ab, "pump")
+    assert act.extra["pt"] == "+1/+1"
+    cond = act.extra["duration"].extra["condition"]
+    assert cond.verb == "condition:remains" and cond.extra == {"state": "tapped"}
+
+
+def test_until_the_end_of_your_next_turn():  # Reckless Impulse
+    ab = _line("Exile the top two cards of your library. Until the end of your next turn, you may play those cards.",
+               "Reckless Impulse", "Sorcery")
+    assert ab.body.effect[1].condition == A.Text("until the end of your next turn")
+
+
+def test_skip_your_draw_step():  # Necropotence (CR 614.10)
+    text = ("Skip your draw step.\nWhenever you discard a card, exile that card from your graveyard.\nPay 1 life: "
+            "Exile the top card of your library face down. Put that card into your hand at the beginning of your "
+            "next end step.")
+    ab = _line(text, "Necropotence", "Enchantment")
+    (act,) = _actions(ab, "skip")
+    assert act.extra == {"step": "draw step", "player": "your", "next": False}
+
+
+def test_skip_your_next_turn():  # Wormfang Manta
+    text = ("Flying\nWhen Wormfang Manta enters the battlefield, you skip your next turn.\nWhen Wormfang Manta leaves "
+            "the battlefield, you take an extra turn after this one.")
+    ab = _line(text, "Wormfang Manta", "Creature — Nightmare Fish Beast", 1)
+    (act,) = _actions(ab, "skip")
+    assert act.extra == {"step": "turn", "player": "your", "next": True}
+
+
+def test_chaos_trigger():  # Academy at Tolaria West (CR 311.7)
+    text = ("At the beginning of your end step, if you have no cards in hand, draw seven cards.\nWhenever you roll "
+            "{CHAOS}, discard your hand.")
+    ab = _line(text, "Academy at Tolaria West", "Plane — Dominaria", 1)
+    assert isinstance(ab.body, A.Triggered) and ab.body.event.verb == "event:roll_chaos"
+
+
+def test_as_enters_you_may_pay_life():  # Blood Crypt (CR 614.12)
+    text = ("({T}: Add {B} or {R}.)\nAs Blood Crypt enters the battlefield, you may pay 2 life. If you don't, it "
+            "enters the battlefield tapped.")
+    ab = _line(text, "Blood Crypt", "Land — Swamp Mountain", 1)
+    first = ab.body.effect[0]
+    assert first.condition == A.Text("as_enters")
+    (act,) = first.effects
+    assert act.verb == "pay_life" and act.amount.value == 2 and act.extra["optional"] is True
