@@ -313,6 +313,13 @@ class ToAst(CopyRules, CoverageRules, StaticRules, Transformer):
         locals()["qt_" + _n] = _qt(_n)
     del _n
 
+    def qt_n_plus(self, meta, ch):
+        """"1 plus the exiled creature's mana value" (Food Chain): Amount(equal_to) whose ``value``
+        is the constant added to ``ref``."""
+        n = _first(ch, A.Amount)
+        inner = next((c for c in ch if isinstance(c, A.Amount) and c is not n), None)
+        return A.Amount("equal_to", value=n.value if n else None, ref=inner.ref if inner else None, text=self._t(meta))
+
     def qt_devotion(self, meta, ch):
         rest = self._rest_text(ch)
         return A.Amount("equal_to", ref=A.Text("devotion to " + rest), text=self._t(meta))
@@ -346,10 +353,11 @@ class ToAst(CopyRules, CoverageRules, StaticRules, Transformer):
         return kind
 
     def aw_sym_or_kind(self, meta, ch):
+        """"{G} or one mana of the chosen color" (Thriving lands): the production of the mana kind
+        (chosen_color …) with the fixed alternative in ``options`` (CR 106.7: both are possible)."""
         kind = _first(ch, A.AddMana)
         kind.options = [_flat_syms(ch)]
         kind.amount = _first(ch, A.Amount)
-        kind.production = "other"
         return kind
 
     def _mk(prod, **kw):  # noqa: N805
@@ -375,6 +383,26 @@ class ToAst(CopyRules, CoverageRules, StaticRules, Transformer):
     mk_could_produce_color = _mk("could_produce")
     mk_could_produce_type = _mk("could_produce", any_one_color=False)
     mk_dependent = _mk("dependent")
+
+    def mk_could_produce_sacrificed(self, meta, ch):
+        """"of any type the sacrificed land could produce" (Squandered Resources, CR 106.7)."""
+        m = A.AddMana("could_produce", of_type=True)
+        words = next((c for c in ch if isinstance(c, list)), [])
+        low = self._low(meta)
+        m.source = A.Obj("the_sacrificed", None, list(words), self._t(meta)[low.index("the sacrificed"):low.index(" could")])
+        return m
+
+    def mk_dependent_and(self, meta, ch):
+        """"of any color among legendary creatures and planeswalkers you control" (Mox Amber):
+        dependent production (CR 106.7) whose source lists two kinds of permanents."""
+        m = A.AddMana("dependent")
+        words = [w for c in ch if isinstance(c, list) for w in c if isinstance(w, str)]
+        lists = [c for c in ch if isinstance(c, list)]
+        words = lists[0] + ["and"] + lists[1] if len(lists) == 2 else words
+        quals = [c for c in ch if isinstance(c, str)]
+        low = self._low(meta)
+        m.source = A.Obj(None, None, words, self._t(meta)[low.index("among ") + 6:], quals)
+        return m
     mk_dependent_exiled = _mk("dependent")
     mk_colorless_generic = _mk("other")
 
@@ -408,8 +436,9 @@ class ToAst(CopyRules, CoverageRules, StaticRules, Transformer):
         m = _first(ch, A.AddMana)
         for c in ch:
             if isinstance(c, A.Amount):
-                if m.production == "fixed":
-                    m.amount = c
+                if m.production == "fixed" or (m.amount is not None and m.amount.kind == "other"
+                                               and c.kind in ("equal_to", "for_each")):
+                    m.amount = c  # "an amount of mana of that color equal to …" (Nykthos): the tail defines it
                 else:
                     m.amount = c if m.amount is None else m.amount
                     if c.kind == "for_each":
