@@ -139,3 +139,78 @@ def test_as_enters_you_may_pay_life():  # Blood Crypt (CR 614.12)
     assert first.condition == A.Text("as_enters")
     (act,) = first.effects
     assert act.verb == "pay_life" and act.amount.value == 2 and act.extra["optional"] is True
+
+
+def test_pump_until_end_of_turn_for_each():  # Elvish Berserker
+    ab = _line("Whenever Elvish Berserker becomes blocked, it gets +1/+1 until end of turn for each creature "
+               "blocking it.", "Elvish Berserker", "Creature — Elf Berserker")
+    (act,) = _actions(ab, "pump")
+    assert act.extra["pt"] == "+1/+1" and act.extra["duration"] == A.Text("until end of turn")
+    assert act.extra["for_each"].qualifiers == ["blocking:it"]
+
+
+def test_lose_life_for_each():  # Stronghold Discipline
+    ab = _line("Each player loses 1 life for each creature they control.", "Stronghold Discipline", "Sorcery")
+    (act,) = _actions(ab, "lose_life")
+    assert act.subject.quantifier == "each" and act.amount.value == 1
+    assert act.extra["for_each"].words == ["creature"]
+
+
+def test_targets_each_get():  # Tandem Tactics
+    ab = _line("Up to two target creatures each get +1/+2 until end of turn. You gain 2 life.",
+               "Tandem Tactics", "Instant")
+    (act,) = _actions(ab, "pump")
+    assert act.extra["each"] is True and act.subject.quantifier == "up_to"
+
+
+def test_then_if_condition():  # Ordeal of Heliod
+    text = ("Enchant creature\nWhenever enchanted creature attacks, put a +1/+1 counter on it. Then if it has three "
+            "or more +1/+1 counters on it, sacrifice Ordeal of Heliod.\nWhen you sacrifice Ordeal of Heliod, you "
+            "gain 10 life.")
+    ab = _line(text, "Ordeal of Heliod", "Enchantment — Aura", 1)
+    assert ab.body.effect[1].condition.verb == "condition:has_counter"
+
+
+def test_next_time_source_would_deal_damage():  # Reverse Damage (CR 615.8)
+    ab = _line("The next time a source of your choice would deal damage to you this turn, prevent that damage. You "
+               "gain life equal to the damage prevented this way.", "Reverse Damage", "Instant")
+    cond = ab.body.effect[0].condition
+    assert cond.verb == "condition:next_time_would_deal_damage"
+    assert cond.obj.words == ["source"] and cond.extra["to"].quantifier == "you"
+    assert [e.verb for e in ab.body.effect[0].effects] == ["prevent_that_damage"]
+
+
+def test_redirect_next_damage():  # Lancers en-Kor (CR 615.7, 614.9)
+    ab = _line("Trample\n{0}: The next 1 damage that would be dealt to Lancers en-Kor this turn is dealt to target "
+               "creature you control instead.", "Lancers en-Kor", "Creature — Kor Soldier", 1)
+    (act,) = _actions(ab, "redirect_next")
+    assert act.amount.value == 1 and act.obj.quantifier == "self"
+    assert act.extra["to"].qualifiers == ["you_control"]
+
+
+def test_damage_divided_among_targets():  # Magic Missile, Kuldotha Flamefiend (CR 601.2d)
+    ab = _line("This spell can't be countered.\nMagic Missile deals 3 damage divided as you choose among one, two, "
+               "or three targets.", "Magic Missile", "Sorcery", 1)
+    (act,) = _actions(ab, "damage_divided")
+    assert act.obj.count.text == "one, two, or three" and act.obj.count.value == 3
+    text = ("When Kuldotha Flamefiend enters the battlefield, you may sacrifice an artifact. If you do, Kuldotha "
+            "Flamefiend deals 4 damage divided as you choose among any number of targets.")
+    ab = _line(text, "Kuldotha Flamefiend", "Creature — Elemental")
+    (act,) = _actions(ab, "damage_divided")
+    assert act.obj.quantifier == "any_number"
+
+
+def test_search_target_opponents_library():  # Bribery (CR 701.19)
+    ab = _line("Search target opponent's library for a creature card and put that card onto the battlefield under "
+               "your control. Then that player shuffles.", "Bribery", "Sorcery")
+    (act,) = _actions(ab, "search")
+    assert act.extra["zone"] == "target opponent's library"
+
+
+def test_cast_with_mana_value_without_paying():  # Sram's Expertise (CR 118.9)
+    text = ("Create three 1/1 colorless Servo artifact creature tokens.\nYou may cast a spell with mana value 3 or "
+            "less from your hand without paying its mana cost.")
+    ab = _line(text, "Sram's Expertise", "Sorcery", 1)
+    (act,) = _actions(ab, "cast_free")
+    assert act.obj.text == "a spell with mana value 3 or less from your hand"
+    assert "without_paying" not in act.obj.qualifiers

@@ -20,6 +20,9 @@ are a list of type words ending in "or"/"and" + type words ("target artifact, cr
 enchantment, or land"); every other comma stays a clause separator (LALR(1) alone cannot
 tell the two apart after a noun).
 
+"blocking" before an object ("each creature blocking it", "… blocking or blocked by ~") is
+``BLOCKINGREL`` where the parser accepts it (grammar/coverage.lark), not the type word "blocking".
+
 Whole-word matching means a literal such as ``"a"`` never matches the start of ``"all"``.
 """
 
@@ -61,13 +64,16 @@ _SYMBOLS = {"{t}": "TAP_SYM", "{q}": "UNTAP_SYM", "{e}": "ENERGY_SYM"}
 #: Words that get a terminal of their own when the parser accepts it and the next words are as
 #: given — where LALR(1) would otherwise settle a shift/reduce conflict the wrong way (an object's
 #: post-modifier "with …"/"that …"/"an opponent …" against what follows the object in a copy
-#: effect, CR 707). word → ((terminal, next words), …); the terminals are declared in copy.lark.
+#: effect, CR 707). word → ((terminal, next words), …); the terminals are declared in copy.lark
+#: and coverage.lark.
 LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "with": (("COPYWITH", ("a", "number", "of", "additional")),),  # The Mimeoplasm
     "an": (("ANADDL", ("additional", "time")),),                     # "copy that spell an additional time"
     "that": (("THATMANY", ("many", "times")),),                       # Twinning Staff
     "loyalty": (("LOYALTYW", ("ability",)), ("LOYALTYW", ("abilities",))),  # "a loyalty ability" (not a counter)
     "and": (("ANDCAST", ("you", "may", "cast", "the", "copy")),),     # God-Eternal Kefnet
+    # "each creature blocking it" (a relation, not the type word "blocking"; declared in coverage.lark)
+    "blocking": tuple(("BLOCKINGREL", (w,)) for w in ("it", "~", "or", "him", "them")),
 }
 
 

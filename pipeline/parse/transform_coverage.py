@@ -187,3 +187,138 @@ class CoverageRules(Transformer):
             act.subject = A.Obj("you", None, [], "you")
             act.extra["optional"] = True
         return A.Sentence([act], condition=A.Text("as_enters"))
+
+    # ------------------------------------------------------------ clause riders
+    def _subject_act(self, meta, ch):
+        """(subject Obj or None, the Action) of "obj action …" / "action …" clause children."""
+        acts = [i for i, c in enumerate(ch) if isinstance(c, (A.Action, A.GrantAbility, A.CreateToken))]
+        i = acts[0]
+        subj = ch[0] if i == 1 and isinstance(ch[0], A.Obj) else None
+        act = ch[i]
+        if subj is not None and hasattr(act, "subject"):
+            act.subject = subj
+        if hasattr(act, "text"):
+            act.text = self._t(meta)
+        return act, ch[i + 1:]
+
+    def _extra(self, act):
+        if isinstance(act, A.Action):
+            return act.extra
+        return {}
+
+    def c_cv_duration_for_each(self, meta, ch):
+        act, rest = self._subject_act(meta, ch)
+        ex = self._extra(act)
+        ex["duration"] = rest[0]
+        ex["for_each"] = _first(rest[1:], A.Obj)
+        return act
+
+    def c_cv_duration_instead(self, meta, ch):
+        act, rest = self._subject_act(meta, ch)
+        ex = self._extra(act)
+        ex["duration"] = rest[0]
+        ex["instead"] = True  # a replacement of the preceding effect (CR 614.1a)
+        return act
+
+    def c_cv_for_each(self, meta, ch):
+        act, rest = self._subject_act(meta, ch)
+        if isinstance(act, A.CreateToken):
+            act.count = A.Amount("for_each", ref=_first(rest, A.Obj), text=self._t(meta))
+        else:
+            self._extra(act)["for_each"] = _first(rest, A.Obj)
+        return act
+
+    def c_cv_each(self, meta, ch):  # "Two target creatures each get +2/+0 …"
+        act, rest = self._subject_act(meta, ch)
+        ex = self._extra(act)
+        ex["each"] = True
+        if rest:
+            ex["duration"] = rest[0]
+        return act
+
+    def lead_then_if(self, meta, ch):
+        return ch[0]
+
+    # ------------------------------------------------------------ next-time shields (CR 615.8)
+    def s_next_time(self, meta, ch):
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        effects = ch[-1]
+        durs = [c for c in ch[:-1] if isinstance(c, (A.Text, A.Action))]
+        extra = {"to": objs[1]}
+        if durs:
+            extra["duration"] = durs[0]
+        cond = A.Action("condition:next_time_would_deal_damage", obj=objs[0], extra=extra,
+                        text=self._t(meta).split(",", 1)[0])
+        return A.Sentence(list(effects), condition=cond)
+
+    def s_redirect_next(self, meta, ch):  # CR 615.7 shield whose damage is dealt elsewhere (CR 614.9)
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        dur = _first(ch, A.Text) or _first(ch, A.Action)
+        return A.Sentence([A.Action("redirect_next", obj=objs[0], amount=_first(ch, A.Amount),
+                                    extra={"to": objs[1], "duration": dur}, text=self._t(meta))])
+
+    # ------------------------------------------------------------ targets (CR 601.2c-d, 115)
+    def o_any_number_targets(self, meta, ch):
+        return A.Obj("any_number", None, ["targets"], self._t(meta), ["any_target"])
+
+    def o_n_or_n_targets(self, meta, ch):  # "one or two targets", "one, two, or three target creatures"
+        nums = [c for c in ch if isinstance(c, A.Amount)]
+        words = [w for c in ch if isinstance(c, list) for w in c] or ["targets"]
+        low = self._low(meta)
+        quals = ["any_target"] if low.endswith("targets") and words == ["targets"] else []
+        text = self._t(meta)
+        cnt_text = text[:len(text) - len(text.split()[-1]) - 1]
+        if cnt_text.endswith(" target"):
+            cnt_text = cnt_text[:-len(" target")]
+        return A.Obj("target", A.Amount("other", value=nums[-1].value, text=cnt_text), words, text, quals)
+
+    def q_up_to_other(self, meta, ch):
+        from pipeline.parse.transform import _Quant
+        return _Quant("up_to_other_target", _first(ch, A.Amount))
+
+    def a_damage_divided_obj(self, meta, ch):  # CR 601.2d: division chosen as the spell is cast
+        return A.Action("damage_divided", obj=_first(ch, A.Obj), amount=_first(ch, A.Amount), text=self._t(meta))
+
+    # ------------------------------------------------------------ search (CR 701.19)
+    def cv_search_zone(self, meta, ch):
+        return _Nth(self._low(meta))
+
+    def a_search_zone(self, meta, ch):
+        return A.Action("search", obj=_first(ch, A.Obj), extra={"zone": str(_first(ch, _Nth))}, text=self._t(meta))
+
+    # ------------------------------------------------------------ misc.
+    def p_mv_equal(self, meta, ch):
+        a = _first(ch, A.Amount)
+        return "mv_equal_to:" + (a.text if a is not None else self._low(meta))
+
+    def qt_counters_on(self, meta, ch):
+        t = self._t(meta)
+        return A.Amount("equal_to", ref=A.Text(t[len("the number of "):]), text=t)
+
+    def qt_damage_prevented(self, meta, ch):  # CR 615.5: an effect referring to the damage prevented
+        return A.Amount("equal_to", ref=A.Text("damage prevented this way"), text=self._t(meta))
+
+    def qt_times_kicked(self, meta, ch):  # CR 702.33 kicker
+        return A.Amount("equal_to", ref=A.Text("times kicked"), text=self._t(meta))
+
+    # ------------------------------------------------------------ cast without paying (CR 118.9)
+    def p_without_paying(self, meta, ch):
+        return "without_paying"
+
+    def a_may_cast(self, meta, ch):
+        """"cast X" / "cast X without paying its mana cost" (the latter → verb cast_free, the
+        qualifier lifted off X and X's text cut before "without")."""
+        obj = _first(ch, A.Obj)
+        if obj is not None and "without_paying" in obj.qualifiers:
+            obj.qualifiers.remove("without_paying")
+            i = obj.text.lower().rfind(" without paying ")
+            if i >= 0:
+                obj.text = obj.text[:i]
+            return A.Action("cast_free", obj=obj, text=self._t(meta))
+        return A.Action("cast", obj=obj, text=self._t(meta))
+
+    def p_blocking_rel(self, meta, ch):  # "each creature blocking it" (CR 509.1), as p_blocking
+        return "blocking:" + _first(ch, A.Obj).text
+
+    def p_blocking_or_blocked(self, meta, ch):  # "each creature blocking or blocked by ~" (CR 509.1)
+        return "blocking_or_blocked_by:" + _first(ch, A.Obj).text
