@@ -214,3 +214,119 @@ def test_cast_with_mana_value_without_paying():  # Sram's Expertise (CR 118.9)
     (act,) = _actions(ab, "cast_free")
     assert act.obj.text == "a spell with mana value 3 or less from your hand"
     assert "without_paying" not in act.obj.qualifiers
+
+
+def test_damage_to_each_creature_and_each_player():  # Pestilence (ANDLIST)
+    text = ("At the beginning of the end step, if no creatures are on the battlefield, sacrifice Pestilence.\n{B}: "
+            "Pestilence deals 1 damage to each creature and each player.")
+    ab = _line(text, "Pestilence", "Enchantment", 1)
+    (act,) = _actions(ab, "damage")
+    assert act.obj.quantifier == "each" and act.obj.words == ["creature", "and", "each", "player"]
+
+
+def test_destroy_all_artifacts_and_enchantments():  # Purify
+    ab = _line("Destroy all artifacts and enchantments.", "Purify", "Sorcery")
+    (act,) = _actions(ab, "destroy")
+    assert act.obj.words == ["artifacts", "and", "enchantments"]
+
+
+def test_damage_split_between_two_recipients():  # Orcish Artillery (ANDDMG)
+    ab = _line("{T}: Orcish Artillery deals 2 damage to any target and 3 damage to you.", "Orcish Artillery",
+               "Creature — Orc Warrior")
+    act = _actions(ab, "damage")[0]
+    assert act.amount.value == 2 and "any_target" in act.obj.qualifiers
+    also = act.extra["also"]
+    assert also.amount.value == 3 and also.obj.quantifier == "you"
+
+
+def test_reveal_until():  # Treasure Keeper (CR 701.20)
+    text = ("When Treasure Keeper dies, reveal cards from the top of your library until you reveal a nonland card with "
+            "mana value 3 or less. You may cast that card without paying its mana cost. Put all revealed cards not "
+            "cast this way on the bottom of your library in a random order.")
+    ab = parse_face(text, name="Treasure Keeper", type_line="Artifact Creature — Construct")[0]
+    (act,) = _actions(ab, "reveal_until")
+    assert act.obj.qualifiers == ["zone:top_of_library"]
+    assert act.extra["until"].verb == "reveal" and act.extra["until"].obj.words == ["nonland", "card"]
+
+
+def test_exchange_control_and_distribute():  # Switcheroo (CR 701.12), Splendid Agony (CR 601.2d)
+    (act,) = _actions(_line("Exchange control of two target creatures.", "Switcheroo", "Sorcery"), "exchange_control")
+    assert act.obj.count.value == 2
+    ab = _line("Distribute two -1/-1 counters among one or two target creatures.", "Splendid Agony", "Instant")
+    (act,) = _actions(ab, "distribute_counters")
+    assert act.amount.value == 2 and act.extra["counter"] == "-1/-1" and act.obj.count.text == "one or two"
+
+
+def test_assign_no_combat_damage():  # Orcish Squatters (CR 510.1a)
+    text = ("Whenever Orcish Squatters attacks and isn't blocked, you may gain control of target land defending player "
+            "controls for as long as you control Orcish Squatters. If you do, Orcish Squatters assigns no combat "
+            "damage this turn.")
+    ab = _line(text, "Orcish Squatters", "Creature — Orc")
+    (act,) = _actions(ab, "assign_no_combat_damage")
+    assert act.subject.quantifier == "self" and act.extra["duration"] == A.Text("this turn")
+
+
+def test_switch_power_and_toughness():  # Twisted Image (CR 613.4d)
+    ab = _line("Switch target creature's power and toughness until end of turn.\nDraw a card.", "Twisted Image",
+               "Instant")
+    (act,) = _actions(ab, "switch_pt")
+    assert act.obj.words == ["creature"] and act.extra["duration"] == A.Text("until end of turn")
+
+
+def test_sacrifice_unless_you_return():  # Coral Atoll
+    text = ("Coral Atoll enters the battlefield tapped.\nWhen Coral Atoll enters the battlefield, sacrifice it unless "
+            "you return an untapped Island you control to its owner's hand.\n{T}: Add {C}{U}.")
+    ab = _line(text, "Coral Atoll", "Land", 1)
+    (act,) = _actions(ab, "sacrifice")
+    assert act.extra["unless"].verb == "return_to" and act.extra["unless"].obj.words == ["untapped", "island"]
+
+
+def test_put_one_into_hand_and_the_other_into_graveyard():  # Tower Geist
+    text = ("Flying\nWhen Tower Geist enters the battlefield, look at the top two cards of your library. Put one of "
+            "them into your hand and the other into your graveyard.")
+    ab = _line(text, "Tower Geist", "Creature — Spirit", 1)
+    (act,) = _actions(ab, "put_into")
+    assert act.extra == {"zone": "hand", "owner": "your", "other": {"zone": "graveyard"}}
+
+
+def test_tribute_condition():  # Ornitharch (CR 702.104b)
+    text = ("Flying\nTribute 2 (As this creature enters the battlefield, an opponent of your choice may put two +1/+1 "
+            "counters on it.)\nWhen Ornitharch enters the battlefield, if tribute wasn't paid, create two 1/1 white "
+            "Bird creature tokens with flying.")
+    ab = _line(text, "Ornitharch", "Creature — Archon", 2)
+    assert ab.body.intervening_if.verb == "condition:tribute_not_paid"  # CR 603.4 intervening "if"
+
+
+def test_kicker_and_or():  # Degavolver (CR 702.33d)
+    text = ("Kicker {1}{B} and/or {R} (You may pay an additional {1}{B} and/or {R} as you cast this spell.)\nIf "
+            "Degavolver was kicked with its {1}{B} kicker, it enters the battlefield with two +1/+1 counters on it "
+            "and with \"Pay 3 life: Regenerate Degavolver.\"\nIf Degavolver was kicked with its {R} kicker, it enters "
+            "the battlefield with a +1/+1 counter on it and with first strike.")
+    (kw,) = _line(text, "Degavolver", "Creature — Volver").body.keywords
+    assert kw.name == "kicker"
+    assert [s.raw for s in kw.cost.components[0].symbols] == ["{1}", "{B}"]
+    assert [s.raw for s in kw.param.components[0].symbols] == ["{R}"]
+
+
+def test_gains_trample_and_gets():  # Berserk
+    text = ("Cast this spell only before the combat damage step.\nTarget creature gains trample and gets +X/+0 until "
+            "end of turn, where X is its power. At the beginning of the next end step, destroy that creature if it "
+            "attacked this turn.")
+    ab = parse_face(text, name="Berserk", type_line="Instant")[1]
+    first = ab.body.effect[0].effects
+    assert isinstance(first[0], A.GrantAbility) and first[0].abilities[0].name == "trample"
+    assert first[1].verb == "pump" and first[1].extra["pt"] == "+X/+0"
+
+
+def test_life_total_becomes():  # Form of the Dragon (CR 119.5)
+    text = ("At the beginning of your upkeep, Form of the Dragon deals 5 damage to any target.\nAt the beginning of "
+            "each end step, your life total becomes 5.\nCreatures without flying can't attack you.")
+    ab = _line(text, "Form of the Dragon", "Enchantment", 1)
+    (act,) = _actions(ab, "life_total_becomes")
+    assert act.amount.value == 5
+
+
+def test_cant_be_blocked_this_turn_except_by():  # Joven's Tools (CR 509.1b)
+    ab = _line("{4}, {T}: Target creature can't be blocked this turn except by Walls.", "Joven's Tools", "Artifact")
+    (act,) = _actions(ab, "unblockable_except")
+    assert act.extra["except"].words == ["walls"] and act.extra["duration"] == A.Text("this turn")

@@ -20,6 +20,10 @@ are a list of type words ending in "or"/"and" + type words ("target artifact, cr
 enchantment, or land"); every other comma stays a clause separator (LALR(1) alone cannot
 tell the two apart after a noun).
 
+"and" is ``ANDLIST`` inside an object list ("each creature and each player": the words after it
+are type words closing the object) and ``ANDDMG`` before "N damage" ("… and 3 damage to you"),
+where the parser accepts them; elsewhere it is the clause conjunction.
+
 "blocking" before an object ("each creature blocking it", "… blocking or blocked by ~") is
 ``BLOCKINGREL`` where the parser accepts it (grammar/coverage.lark), not the type word "blocking".
 
@@ -33,6 +37,7 @@ from typing import Iterator
 
 from lark.lexer import Lexer, Token
 from lark.exceptions import UnexpectedCharacters
+from lark.parsers.lalr_analysis import Shift
 
 _TOKEN_RE = re.compile(r"""
  (?P<QUOTED>"[^"]*"?)
@@ -59,6 +64,13 @@ _DWORD_LITERALS = frozenset({"permanent", "permanents", "spell", "spells", "card
                              "multicolored", "monocolored", "historic", "ability", "abilities", "activated",
                              "triggered", "legendary"})
 
+#: Words that may start the item after an "and" of an object list, and words that may follow it.
+_LIST_QUANTS = frozenset({"each", "all", "other", "target", "another", "up", "to", "one", "two", "three"})
+_LIST_CLOSERS = frozenset({",", ".", "you", "your", "with", "without", "that", "on", "in", "from", "an", "target",
+                           "they", "to", "until", "this", "at", "named", "among", "defending", "it", "its", "their",
+                           "those", "blocking", "attacking", "he", "she"})
+_NUMBER_WORDS = frozenset({"x", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"})
+
 _SYMBOLS = {"{t}": "TAP_SYM", "{q}": "UNTAP_SYM", "{e}": "ENERGY_SYM"}
 
 #: Words that get a terminal of their own when the parser accepts it and the next words are as
@@ -75,6 +87,12 @@ LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     # "each creature blocking it" (a relation, not the type word "blocking"; declared in coverage.lark)
     "blocking": tuple(("BLOCKINGREL", (w,)) for w in ("it", "~", "or", "him", "them")),
 }
+
+
+def _shifts(accept: dict, term: str) -> bool:
+    """True if the LALR state ``accept`` (terminal → (action, arg)) shifts ``term``."""
+    act = accept.get(term)
+    return act is not None and act[0] is Shift
 
 
 def split_tokens(text: str) -> Iterator[tuple[str, str, int]]:
@@ -160,6 +178,23 @@ class WordLexer(Lexer):
             elif toks[j][1] not in ("or", "and", "and/or"):
                 return []
 
+    @staticmethod
+    def _damage_follows(toks, j) -> bool:
+        """toks[j:] starts with a number and "damage" ("3 damage", "X damage")."""
+        return (j + 1 < len(toks) and toks[j + 1][1] == "damage"
+                and (toks[j][0] == "NUM" or toks[j][1] in _NUMBER_WORDS))
+
+    def _and_list(self, toks, j) -> bool:
+        """True if the words from toks[j] are an optional quantifier and type words that close an
+        object (end of text, a comma or period, or a word starting a post-modifier)."""
+        n = len(toks)
+        while j < n and toks[j][1] in _LIST_QUANTS:
+            j += 1
+        k = j
+        while j < n and self._is_type_word(*toks[j][:2]):
+            j += 1
+        return j > k and (j == n or toks[j][1] in _LIST_CLOSERS)
+
     def lex(self, lexer_state, parser_state) -> Iterator[Token]:
         text = lexer_state.text
         if not isinstance(text, str):  # TextSlice (lark >= 1.2)
@@ -176,10 +211,17 @@ class WordLexer(Lexer):
                 if i + 1 < len(toks) and toks[i + 1][1] in ("counter", "counters") and "WORD" in accept:
                     cands = ("WORD",)  # a word naming a counter kind ("omen counter") is a counter name
                 ttype = next((c for c in cands if c in accept), cands[0])
+                looked = False
                 for term, follow in LOOKAHEAD_TERMINALS.get(val, ()):
                     if term in accept and tuple(t[1] for t in toks[i + 1:i + 1 + len(follow)]) == follow:
-                        ttype = term
+                        ttype, looked = term, True
                         break
+                if val == "and" and not looked and i + 1 < len(toks) and not _shifts(accept, "AND"):
+                    # (a literal "and" the parser shifts here, as in the type word "instant and sorcery", wins)
+                    if "ANDDMG" in accept and self._damage_follows(toks, i + 1):
+                        ttype = "ANDDMG"  # "… to any target and 3 damage to you"
+                    elif "ANDLIST" in accept and self._and_list(toks, i + 1):
+                        ttype = "ANDLIST"  # "each creature and each player"
                 if val == "," and "EXCEPTCOMMA" in accept and i + 1 < len(toks) and toks[i + 1][1] == "except":
                     ttype = "EXCEPTCOMMA"  # ", except …" of a copy effect (CR 707.9)
                 elif val == "," and "LISTCOMMA" in accept:

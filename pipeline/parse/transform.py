@@ -182,14 +182,17 @@ class ToAst(CopyRules, CoverageRules, StaticRules, Transformer):
     def dlist(self, meta, ch):
         words: list[str] = []
         after_quant = False
+        sep = "or"
         for c in ch:
-            if isinstance(c, _Quant):  # "another creature or a Treasure": quantifier of a later item
-                words.append("or")
+            if isinstance(c, A.Text):  # the separator: "and" only for a bare "and" (ANDLIST), else "or"
+                sep = "and" if c.text.lower() == "and" else "or"
+            elif isinstance(c, _Quant):  # "another creature or a Treasure": quantifier of a later item
+                words.append(sep)
                 words.append(c.name)
                 after_quant = True
             elif isinstance(c, list):
                 if words and not after_quant:
-                    words.append("or")
+                    words.append(sep)
                 words.extend(c)
                 after_quant = False
         return words
@@ -788,7 +791,13 @@ class ToAst(CopyRules, CoverageRules, StaticRules, Transformer):
         return A.Action("condition:as_long_as", extra={"condition": ch[0]}, text=self._t(meta))
 
     def clause_list(self, meta, ch):
-        return [c for c in ch if isinstance(c, A.Node)]
+        out = []
+        for c in ch:
+            if isinstance(c, A.Node):
+                out.append(c)
+            elif isinstance(c, list):  # a clause with two effects ("gains trample and gets +X/+0")
+                out.extend(x for x in c if isinstance(x, A.Node))
+        return out
 
     def conj(self, meta, ch):
         return None

@@ -143,7 +143,7 @@ class CoverageRules(Transformer):
     def _with_duration(verb):  # noqa: N805
         def f(self, meta, ch):
             dur = [c for c in ch if isinstance(c, (A.Text, A.Action))][-1]
-            pt = next((str(c) for c in ch if isinstance(c, Token) and c.type == "PT"), None)
+            pt = next((self.orig[c.start_pos:c.end_pos] for c in ch if isinstance(c, Token) and c.type == "PT"), None)
             extra = {"pt": pt} if pt else {}
             extra["duration"] = dur
             return A.Action(verb, obj=_first(ch, A.Obj), extra=extra, text=self._t(meta))
@@ -236,6 +236,13 @@ class CoverageRules(Transformer):
             ex["duration"] = rest[0]
         return act
 
+    def c_cv_may_duration(self, meta, ch):  # "you may gain control of … for as long as you control ~"
+        act, rest = self._subject_act(meta, ch)
+        ex = self._extra(act)
+        ex["optional"] = True
+        ex["duration"] = rest[0]
+        return act
+
     def lead_then_if(self, meta, ch):
         return ch[0]
 
@@ -322,3 +329,142 @@ class CoverageRules(Transformer):
 
     def p_blocking_or_blocked(self, meta, ch):  # "each creature blocking or blocked by ~" (CR 509.1)
         return "blocking_or_blocked_by:" + _first(ch, A.Obj).text
+
+    # ------------------------------------------------------------ round 3
+    def obj_and(self, meta, ch):
+        """"each creature with flying and each player": the first object, with qualifier
+        ``and:<text of the second>`` (the text keeps both)."""
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        first = objs[0]
+        return A.Obj(first.quantifier, first.count, list(first.words), self._t(meta),
+                     first.qualifiers + ["and:" + objs[1].text])
+
+    def a_damage_split(self, meta, ch):  # "deals 2 damage to any target and 3 damage to you"
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        amts = [c for c in ch if isinstance(c, A.Amount)]
+        low = self._t(meta)
+        second = low[low.lower().rfind(" and ") + 5:]
+        return A.Action("damage", obj=objs[0], amount=amts[0],
+                        extra={"also": A.Action("damage", obj=objs[1], amount=amts[1], text=second)},
+                        text=self._t(meta))
+
+    def a_until_reveal(self, meta, ch):  # CR 701.20 reveal / 406 exile "until" a card of a kind
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        words = self._low(meta).split()
+        verb = "reveal" if words[0].startswith("reveal") else "exile"
+        i = words.index("until")
+        verb2 = "reveal" if any(w.startswith("reveal") for w in words[i:]) else "exile"
+        until = A.Action(verb2, subject=objs[1], obj=objs[2], text=" ".join(self._t(meta).split()[i + 1:]))
+        return A.Action(verb + "_until", obj=objs[0], extra={"until": until}, text=self._t(meta))
+
+    def z_named_hand(self, meta, ch):
+        return "hand_of:" + self._low(meta).rsplit(" hand", 1)[0].replace(" 's", "'s")
+
+    def z_outside_game(self, meta, ch):  # CR 400.11
+        return "outside_game"
+
+    def a_distribute_counters(self, meta, ch):  # CR 601.2d
+        from pipeline.parse.transform import _Counter
+        ck = next((c for c in ch if isinstance(c, _Counter)), None)
+        return A.Action("distribute_counters", obj=_first(ch, A.Obj), amount=_first(ch, A.Amount),
+                        extra={"counter": ck.kind if ck else None}, text=self._t(meta))
+
+    def _dur_extra(self, ch) -> dict:
+        dur = [c for c in ch if isinstance(c, (A.Text, A.Action))]
+        return {"duration": dur[0]} if dur else {}
+
+    def a_assign_no_combat_damage(self, meta, ch):  # CR 510.1a
+        return A.Action("assign_no_combat_damage", extra=self._dur_extra(ch), text=self._t(meta))
+
+    def a_switch_pt(self, meta, ch):  # CR 613.4d switching power and toughness
+        return A.Action("switch_pt", obj=_first(ch, A.Obj), extra=self._dur_extra(ch), text=self._t(meta))
+
+    def a_unblockable_except_obj(self, meta, ch):  # CR 509.1b
+        extra = {"except": _first(ch, A.Obj)}
+        extra.update(self._dur_extra(ch))
+        return A.Action("unblockable_except", extra=extra, text=self._t(meta))
+
+    def a_unblockable_for(self, meta, ch):
+        """"can't be blocked this turn": the same Action as "can't be blocked" + a clause duration
+        (the rule exists because "… blocked this turn except by Walls" needs the duration inside)."""
+        return A.Action("unblockable", extra=self._dur_extra(ch), text=self._t(meta)[:len("can't be blocked")])
+
+    def a_sacrifice_unless_act(self, meta, ch):  # "sacrifice it unless you discard a creature card"
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        low = self._t(meta)
+        i = low.lower().find(" unless you ")
+        rest = low[i + len(" unless you "):]
+        verb = rest.split(" ", 1)[0].lower()
+        verb = {"return": "return_to"}.get(verb, verb)
+        extra = {}
+        d = _first(ch, A.Text)
+        if d is not None:
+            extra["dest"] = d
+        other = A.Action(verb, subject=A.Obj("you", None, [], "you"), obj=objs[1], extra=extra, text="you " + rest)
+        return A.Action("sacrifice", obj=objs[0], extra={"unless": other}, text=self._t(meta))
+
+    def a_put_into_other(self, meta, ch):  # "Put one of them into your hand and the other …"
+        pos = _first(ch, _LibPos)
+        low = self._low(meta)
+        other = pos.extra() if pos is not None else {"zone": "graveyard"}
+        owner = "their" if low.split(" into ", 1)[1].startswith("their") else "your"
+        return A.Action("put_into", obj=_first(ch, A.Obj), extra={"zone": "hand", "owner": owner, "other": other},
+                        text=self._t(meta))
+
+    def until_end_of_combat(self, meta, ch):
+        return A.Text("until end of combat")
+
+    def s_delayed_lead(self, meta, ch):  # "At end of combat, sacrifice it." (CR 603.7)
+        return A.Sentence(list(ch[-1]), condition=ch[0])
+
+    def s_life_total_becomes(self, meta, ch):  # CR 119.5
+        return A.Sentence([A.Action("life_total_becomes", subject=A.Obj("you", None, [], "you"),
+                                    amount=_first(ch, A.Amount), text=self._t(meta))])
+
+    def s_cant_prevent_duration(self, meta, ch):  # CR 615.12
+        return A.Sentence([A.Action("damage_cant_be_prevented", extra=self._dur_extra(ch), text=self._t(meta))])
+
+    def cd_mana_spent(self, meta, ch):  # CR 601.2h: mana spent to cast
+        from pipeline.parse.transform import mana_symbol
+        syms = [s for c in ch if isinstance(c, list) for s in c]
+        extra = {"mana": syms} if syms else {"color": next((str(c) for c in ch if isinstance(c, Token)
+                                                             and c.type == "COLOR"), None)}
+        return A.Action("condition:mana_spent", amount=_first(ch, A.Amount), extra=extra, text=self._t(meta))
+
+    def cd_tribute_not_paid(self, meta, ch):  # CR 702.104b
+        return A.Action("condition:tribute_not_paid", text=self._t(meta))
+
+    def p_different(self, meta, ch):
+        return "with_different:" + self._low(meta).rsplit(" ", 1)[-1]
+
+    def p_power_leq(self, meta, ch):
+        a = _first(ch, A.Amount)
+        return "power:<=:" + (a.text if a is not None else "")
+
+    def qt_n_plus(self, meta, ch):  # "1 plus the number of …"
+        amts = [c for c in ch if isinstance(c, A.Amount)]
+        return A.Amount("other", value=amts[0].value, ref=amts[-1] if len(amts) > 1 else None, text=self._t(meta))
+
+    def ar_cv_upkeep_once(self, meta, ch):  # CR 602.5b
+        return A.Action("activate_only", extra={"restriction": "upkeep_once"}, text=self._t(meta))
+
+    def c_cv_gain_and_get(self, meta, ch):
+        """"Target creature gains trample and gets +X/+0 until end of turn": two effects with one
+        subject and one duration → [GrantAbility, Action(pump)] (flattened by clause_list)."""
+        subj = ch[0]
+        kws = [c for c in ch if isinstance(c, A.Node) and not isinstance(c, (A.Obj, A.Text, A.Action))]
+        kws = [k for c in kws for k in (c if isinstance(c, list) else [c])]
+        pt = next(self.orig[c.start_pos:c.end_pos] for c in ch if isinstance(c, Token) and c.type == "PT")
+        extra = {"pt": pt}
+        extra.update(self._dur_extra(ch[1:]))
+        dur = extra.get("duration")
+        text = self._t(meta)
+        grant = A.GrantAbility(subj, kws, dur.text if dur is not None else None, text)
+        return [grant, A.Action("pump", subject=subj, extra=extra, text=text)]
+
+    def kw_cost_andor(self, meta, ch):  # CR 702.33d "Kicker [cost 1] and/or [cost 2]"
+        from pipeline.parse.transform import _Name
+        name = next((c.name for c in ch if isinstance(c, _Name)), "")
+        costs = [c for c in ch if isinstance(c, list)]
+        return A.Keyword(name, cost=A.Cost([A.ManaCost(costs[0])]), param=A.Cost([A.ManaCost(costs[1])]),
+                         text=self._t(meta))
