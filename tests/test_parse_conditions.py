@@ -28,6 +28,10 @@ CARDS = {
     "Pact of Negation": ("Instant", "Counter target spell.\nAt the beginning of your next upkeep, pay {3}{U}{U}. If you don't, you lose the game."),
     "Battle Cry Goblin": ("Creature — Goblin", "{1}{R}: Goblins you control get +1/+0 and gain haste until end of turn.\nPack tactics — Whenever Battle Cry Goblin attacks, if you attacked with creatures with total power 6 or greater this combat, create a 1/1 red Goblin creature token that's tapped and attacking."),
     "Howling Mine": ("Artifact", "At the beginning of each player's draw step, if Howling Mine is untapped, that player draws an additional card."),
+    "Cemetery Protector": ("Creature — Human Soldier", "Flash\nWhen Cemetery Protector enters the battlefield, exile a card from a graveyard.\nWhenever you play a land or cast a spell, if it shares a card type with the exiled card, create a 1/1 white Human creature token."),
+    "Flame-Blessed Bolt": ("Instant", "Flame-Blessed Bolt deals 2 damage to target creature or planeswalker. If that creature or planeswalker would die this turn, exile it instead."),
+    "Scaleguard Sentinels": ("Creature — Human Soldier", "As an additional cost to cast this spell, you may reveal a Dragon card from your hand.\nScaleguard Sentinels enters the battlefield with a +1/+1 counter on it if you revealed a Dragon card or controlled a Dragon as you cast this spell."),
+    "Solitary Camel": ("Creature — Camel", "Solitary Camel has lifelink as long as you control a Desert or there is a Desert card in your graveyard. (Damage dealt by this creature also causes you to gain that much life.)"),
 }
 
 
@@ -113,6 +117,32 @@ def test_self_is_untapped_still_reads():
     cond = _abilities("Howling Mine")[0].body.intervening_if
     assert cond.verb == "condition:state"
     assert _fully("Howling Mine", 0)
+
+
+def test_or_there_is_condition():
+    """"or" before a second condition is the ORV lookahead terminal, not a type-list "or" (lexer.py)."""
+    (cond,) = _actions("Solitary Camel", "condition:control_or")
+    assert cond.obj.words == ["desert"] and cond.extra["objects"][0].qualifiers == ["zone:your_graveyard"]
+    assert _fully("Solitary Camel", 0)
+
+
+def test_revealed_or_controlled_as_cast():
+    conds = _actions("Scaleguard Sentinels", "condition:revealed_or_controlled")
+    assert len(conds) == 1 and conds[0].obj.words == ["dragon", "card"]
+    assert _fully("Scaleguard Sentinels", 1)
+
+
+def test_play_or_cast_event():
+    ev = _abilities("Cemetery Protector")[2].body.event
+    assert ev.verb == "event:play_or_cast"
+    assert ev.obj.quantifier == "you" and [o.words for o in ev.extra["objects"]] == [["land"], ["spell"]]
+    assert _fully("Cemetery Protector", 2)
+
+
+def test_that_creature_or_planeswalker_would_die():
+    cond = _abilities("Flame-Blessed Bolt")[0].body.effect[1].condition
+    assert cond.verb == "condition:would_die" and cond.obj.text == "that creature or planeswalker"
+    assert _fully("Flame-Blessed Bolt", 0)
 
 
 @pytest.mark.corpus

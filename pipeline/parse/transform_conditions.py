@@ -42,7 +42,7 @@ CONDITIONS = (
     "full_party", "lost_life", "dealt_damage", "eating", "didnt_cast", "attacked_with", "attacked",
     "none_this_turn", "entered_this_turn", "had_enter", "did_this_turn", "attacked_you",
     "basic_land_types", "there_are_no", "control_exactly", "control_or", "total_power", "tied",
-    "not_completed_dungeon", "votes",
+    "not_completed_dungeon", "votes", "chooses", "revealed_or_controlled", "not_kicked",
     # same verbs as effects.lark's cd_* rules (ToAst._cd), with type words/counters kept in extra
     "control_no", "controls", "controls_more", "gained_life", "hand", "in_zone", "is_not_a", "life",
     "searched", "shares_type", "stat", "there_are", "win", "would_put",
@@ -57,11 +57,13 @@ EVENTS = (
     "life_first_time", "enters_or_damage", "enters_or_turned_up", "enters_or_transforms",
     "enters_or_loses", "complete_dungeon", "put_counters", "state", "control_none", "put_graveyard",
     "crews", "phases", "blocks", "counters", "lose_control", "doesnt_pay_upkeep", "ability_activated",
-    "get_energy", "shuffle", "damage",
+    "get_energy", "shuffle", "damage", "this_way", "enters_under", "enters_from", "returned_to_hand",
+    "lose_flip", "play_or_cast", "copy", "keyword_action", "countered", "monarch",
 )
 
 #: Object post-modifiers defined in conditions.lark (qualifier names).
-POSTS = ("dealt_damage_this_way", "different", "total_power", "that_has", "thats_color", "with_mana_symbol")
+POSTS = ("dealt_damage_this_way", "different", "total_power", "that_has", "thats_color", "with_mana_symbol",
+         "from_anywhere_but_hand", "share_type", "you_dont_own")
 
 
 @v_args(meta=True)
@@ -97,10 +99,11 @@ class ConditionRules(Transformer):
                 act.extra.pop("action", None)
             elif isinstance(c, list) and c and all(isinstance(x, str) for x in c):
                 words.extend(c)
+            elif isinstance(c, Token):
+                if c.type not in ("PT", "QUOTED", "REST", "ORV"):
+                    words.append(str(c).lower())
             elif isinstance(c, str):
                 quals.append(c)  # an object post-modifier (obj_post) of the listed words
-            elif isinstance(c, Token) and c.type not in ("PT", "QUOTED", "REST"):
-                words.append(str(c).lower())
         act.extra.pop("words", None)
         if words:
             act.extra["words"] = words
@@ -176,6 +179,25 @@ class ConditionRules(Transformer):
                                       "exiled_with" if " exiled with " in low else "")
         act.extra["how"] = how
         return act
+
+    def lead_for_each_flip(self, meta, ch):
+        """"For each flip you win" (CR 705): Amount for_each over the won coin flips."""
+        return A.Amount("for_each", ref=A.Text("flip you win"), text=self._t(meta))
+
+    def lead_for_each_damage(self, meta, ch):
+        """"For each 1 damage prevented this way" (CR 615): Amount for_each, ref Text, value the unit."""
+        unit = next((c for c in ch if isinstance(c, A.Amount)), None)
+        return A.Amount("for_each", value=unit.value if unit is not None else None,
+                        ref=A.Text("damage prevented this way"), text=self._t(meta))
+
+    def lead_during(self, meta, ch):
+        """"During each of your turns, …" (CR 500): ``Action("condition:during", extra={"period"})``."""
+        low = self._low(meta)
+        return A.Action("condition:during", extra={"period": low[len("during "):]}, text=self._t(meta))
+
+    def until_your_next_upkeep(self, meta, ch):
+        """Duration "until the beginning of your next upkeep" (CR 611.2b) as Text, like ToAst's durations."""
+        return A.Text("until the beginning of your next upkeep")
 
     def dt2_at(self, meta, ch):
         """"At the beginning of that turn's end step" as a lead: the time of a delayed triggered
