@@ -43,6 +43,8 @@ CONDITIONS = (
     "none_this_turn", "entered_this_turn", "had_enter", "did_this_turn", "attacked_you",
     "basic_land_types", "there_are_no", "control_exactly", "control_or", "total_power", "tied",
     "not_completed_dungeon", "votes", "chooses", "revealed_or_controlled", "not_kicked",
+    "exiled_with_counter", "didnt_deal_damage", "day_night", "no_opponent_controls", "life_total",
+    "control_at_least", "died", "shares_color",
     # same verbs as effects.lark's cd_* rules (ToAst._cd), with type words/counters kept in extra
     "control_no", "controls", "controls_more", "gained_life", "hand", "in_zone", "is_not_a", "life",
     "searched", "shares_type", "stat", "there_are", "win", "would_put",
@@ -55,7 +57,7 @@ EVENTS = (
     "cycle_or_dies", "counter_removed", "last_counter_removed", "enters", "cast_nth", "unattached",
     "attached", "exert", "becomes_target", "leave_graveyard", "leaves", "cast", "attacks",
     "life_first_time", "enters_or_damage", "enters_or_turned_up", "enters_or_transforms",
-    "enters_or_loses", "complete_dungeon", "put_counters", "state", "control_none", "put_graveyard",
+    "compound", "complete_dungeon", "put_counters", "state", "control_none", "put_graveyard",
     "crews", "phases", "blocks", "counters", "lose_control", "doesnt_pay_upkeep", "ability_activated",
     "get_energy", "shuffle", "damage", "this_way", "enters_under", "enters_from", "returned_to_hand",
     "lose_flip", "play_or_cast", "copy", "keyword_action", "countered", "monarch",
