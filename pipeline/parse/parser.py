@@ -47,8 +47,9 @@ def parse_segment(start: str, text: str):
     if not text.strip():
         return None
     low = lower_same_length(text)
+    parser = get_parser()  # a grammar that does not build raises here, loudly, never per segment
     try:
-        tree = get_parser().parse(low, start=start)
+        tree = parser.parse(low, start=start)
         return ToAst(low, text, _parse_quoted).transform(tree)
     except (LarkError, RecursionError, ValueError, TypeError, AttributeError, IndexError, KeyError, StopIteration):
         return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
+from pipeline.parse.transform_conditions import ConditionRules
 from pipeline.parse.transform_copy import CopyRules
 from pipeline.parse.transform_coverage import CoverageRules
 from pipeline.parse.transform_statics import StaticRules
@@ -78,7 +79,7 @@ def _flat_syms(children) -> list[A.ManaSymbol]:
 
 
 @v_args(meta=True)
-class ToAst(CopyRules, CoverageRules, StaticRules, Transformer):
+class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
     """Transform one parse tree of ``text`` (the lower-cased segment) given ``orig`` (the
     same segment in original case, same length) into AST nodes."""
 

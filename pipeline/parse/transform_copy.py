@@ -431,16 +431,8 @@ class CopyRules(Transformer):
         effects = next(c for c in ch if isinstance(c, list))
         return A.Sentence([A.Triggered("when", ev, None, [A.Sentence(list(effects))])], condition=cond)
 
-    def _cond(self, name, meta, ch, **extra):  # same shape as ToAst's cd_* conditions
-        return A.Action("condition:" + name, obj=_first(ch, A.Obj), amount=_first(ch, A.Amount),
-                        extra=extra, text=self._t(meta))
-
     def cd_would_copy(self, meta, ch):  # Twinning Staff: replacement of copying (CR 614.1a)
         return self._cond("would_copy", meta, ch)
-
-    def cd_mana_spent(self, meta, ch):  # "If {R}{G} was spent to cast ~" (CR 601.2h)
-        syms = [str(t) for c in ch for t in (c if isinstance(c, list) else [c]) if isinstance(t, Token) and t.type == "MANA_SYM"]
-        return self._cond("mana_spent", meta, ch, mana=syms or [self._t(meta).split(" ", 1)[0]])
 
     def cd_same_name(self, meta, ch):  # Spellweaver Helix (CR 201.3)
         objs = _nodes(ch, A.Obj)

@@ -425,7 +425,6 @@ class CoverageRules(Transformer):
         return A.Sentence([A.Action("damage_cant_be_prevented", extra=self._dur_extra(ch), text=self._t(meta))])
 
     def cd_mana_spent(self, meta, ch):  # CR 601.2h: mana spent to cast
-        from pipeline.parse.transform import mana_symbol
         syms = [s for c in ch if isinstance(c, list) for s in c]
         extra = {"mana": syms} if syms else {"color": next((str(c) for c in ch if isinstance(c, Token)
                                                              and c.type == "COLOR"), None)}
@@ -440,10 +439,6 @@ class CoverageRules(Transformer):
     def p_power_leq(self, meta, ch):
         a = _first(ch, A.Amount)
         return "power:<=:" + (a.text if a is not None else "")
-
-    def qt_n_plus(self, meta, ch):  # "1 plus the number of …"
-        amts = [c for c in ch if isinstance(c, A.Amount)]
-        return A.Amount("other", value=amts[0].value, ref=amts[-1] if len(amts) > 1 else None, text=self._t(meta))
 
     def ar_cv_upkeep_once(self, meta, ch):  # CR 602.5b
         return A.Action("activate_only", extra={"restriction": "upkeep_once"}, text=self._t(meta))
