@@ -44,7 +44,7 @@ CONDITIONS = (
     "basic_land_types", "there_are_no", "control_exactly", "control_or", "total_power", "tied",
     "not_completed_dungeon", "votes", "chooses", "revealed_or_controlled", "not_kicked",
     "exiled_with_counter", "didnt_deal_damage", "day_night", "no_opponent_controls", "life_total",
-    "control_at_least", "died", "shares_color",
+    "control_at_least", "died", "shares_color", "pay_more", "did_this_way", "flip", "pays",
     # same verbs as effects.lark's cd_* rules (ToAst._cd), with type words/counters kept in extra
     "control_no", "controls", "controls_more", "gained_life", "hand", "in_zone", "is_not_a", "life",
     "searched", "shares_type", "stat", "there_are", "win", "would_put",
@@ -60,12 +60,19 @@ EVENTS = (
     "compound", "complete_dungeon", "put_counters", "state", "control_none", "put_graveyard",
     "crews", "phases", "blocks", "counters", "lose_control", "doesnt_pay_upkeep", "ability_activated",
     "get_energy", "shuffle", "damage", "this_way", "enters_under", "enters_from", "returned_to_hand",
-    "lose_flip", "play_or_cast", "copy", "keyword_action", "countered", "monarch",
+    "lose_flip", "play_or_cast", "copy", "keyword_action", "countered", "monarch", "crewed",
 )
 
 #: Object post-modifiers defined in conditions.lark (qualifier names).
 POSTS = ("dealt_damage_this_way", "different", "total_power", "that_has", "thats_color", "with_mana_symbol",
-         "from_anywhere_but_hand", "share_type", "you_dont_own")
+         "from_anywhere_but_hand", "share_type", "you_dont_own", "haunted")
+
+
+class _When:
+    """Internal: the qualifier of a qualified event (``ev2_suffix``)."""
+
+    def __init__(self, kind, cond=None):
+        self.kind, self.cond = kind, cond
 
 
 @v_args(meta=True)
@@ -200,6 +207,41 @@ class ConditionRules(Transformer):
     def until_your_next_upkeep(self, meta, ch):
         """Duration "until the beginning of your next upkeep" (CR 611.2b) as Text, like ToAst's durations."""
         return A.Text("until the beginning of your next upkeep")
+
+    def evs_first_time(self, meta, ch):
+        return _When("first_time_each_turn")
+
+    def evs_during_your_turn(self, meta, ch):
+        return _When("during_your_turn")
+
+    def evs_while(self, meta, ch):
+        obj = next((c for c in ch if isinstance(c, A.Obj)), None)
+        low = self._low(meta)
+        state = "monarch" if low.endswith("monarch") else "on_battlefield" if low.endswith("battlefield") else "in_zone"
+        cond = A.Action("condition:" + state, obj=obj, extra={k: v for k, v in (("zone", next((c for c in ch if isinstance(c, str)), None)),) if v},
+                        text=self._t(meta)[len("while "):])
+        return _When("while", cond)
+
+    def ev_qualified(self, meta, ch):
+        """"Whenever you surveil for the first time each turn", "… during your turn", "… while ~ is
+        on the battlefield" (CR 603.2): the inner event Action with ``extra["when"]`` =
+        first_time_each_turn | during_your_turn | while, and ``extra["while"]`` the condition."""
+        ev = next(c for c in ch if isinstance(c, A.Action))
+        when = next(c for c in ch if isinstance(c, _When))
+        ev.extra["when"] = when.kind
+        if when.cond is not None:
+            ev.extra["while"] = when.cond
+        ev.text = self._t(meta)
+        return ev
+
+    def cd2_opp_controls_and(self, meta, ch):
+        """"If an opponent controls a Swamp and you control a Plains": ``condition:and`` with
+        ``extra["conds"]`` = [condition:opp_controls (obj), the second condition]."""
+        obj = next(c for c in ch if isinstance(c, A.Obj))
+        second = next(c for c in ch if isinstance(c, A.Action))
+        text = self._t(meta)
+        first = A.Action("condition:opp_controls", obj=obj, text=text[:text.lower().index(" and ")])
+        return A.Action("condition:and", extra={"conds": [first, second]}, text=text)
 
     def dt2_at(self, meta, ch):
         """"At the beginning of that turn's end step" as a lead: the time of a delayed triggered
