@@ -36,6 +36,7 @@ CARDS = {
     "Blind Hunter": ("Creature — Bat", "Flying\nHaunt (When this creature dies, exile it haunting target creature.)\nWhen Blind Hunter enters the battlefield or the creature it haunts dies, target player loses 2 life and you gain 2 life."),
     "Whispering Snitch": ("Creature — Vampire Rogue", "Whenever you surveil for the first time each turn, Whispering Snitch deals 1 damage to each opponent and you gain 1 life."),
     "Cho-Arrim Legate": ("Creature — Human Soldier", "If an opponent controls a Swamp and you control a Plains, you may cast this spell without paying its mana cost.\nProtection from black"),
+    "Voice of Resurgence": ("Creature — Elemental", "Whenever an opponent casts a spell during your turn or when Voice of Resurgence dies, create a green and white Elemental creature token with \"This creature's power and toughness are each equal to the number of creatures you control.\""),
 }
 
 
@@ -170,6 +171,14 @@ def test_opponent_controls_and_you_control():
     first, second = cond.extra["conds"]
     assert first.verb == "condition:opp_controls" and first.obj.words == ["swamp"]
     assert second.verb == "condition:control" and second.obj.words == ["plains"]
+
+
+def test_cast_during_period_or_when():
+    """"casts a spell during your turn or when ~ dies": the period is read, not kept as REST."""
+    ev = _abilities("Voice of Resurgence")[0].body.event
+    assert ev.verb == "event:cast" and ev.extra["during"] == "your turn"
+    assert ev.extra["or_event"].verb == "event:dies" and ev.extra["or_event"].obj.quantifier == "self"
+    assert not any(isinstance(n, A.Unparsed) for n in ev.walk())
 
 
 @pytest.mark.corpus

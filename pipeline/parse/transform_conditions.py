@@ -44,7 +44,7 @@ CONDITIONS = (
     "basic_land_types", "there_are_no", "control_exactly", "control_or", "total_power", "tied",
     "not_completed_dungeon", "votes", "chooses", "revealed_or_controlled", "not_kicked",
     "exiled_with_counter", "didnt_deal_damage", "day_night", "no_opponent_controls", "life_total",
-    "control_at_least", "died", "shares_color", "pay_more", "did_this_way", "flip", "pays",
+    "control_at_least", "died", "shares_color", "pay_more", "did_this_way", "flip", "pays", "has_keyword", "counter_put",
     # same verbs as effects.lark's cd_* rules (ToAst._cd), with type words/counters kept in extra
     "control_no", "controls", "controls_more", "gained_life", "hand", "in_zone", "is_not_a", "life",
     "searched", "shares_type", "stat", "there_are", "win", "would_put",
@@ -242,6 +242,19 @@ class ConditionRules(Transformer):
         text = self._t(meta)
         first = A.Action("condition:opp_controls", obj=obj, text=text[:text.lower().index(" and ")])
         return A.Action("condition:and", extra={"conds": [first, second]}, text=text)
+
+    def ev_cast_during(self, meta, ch):
+        """"Whenever an opponent casts a spell during your turn [or when ~ dies]" (CR 603.2):
+        ``event:cast`` with ``extra["during"]`` = the period ("your turn", "an opponent's turn" …)
+        and ``extra["or_event"]`` the second event of "… or when …"."""
+        act = self._cond_action("event:cast", meta, ch)
+        low = self._low(meta)
+        period = low.split(" during ", 1)[1].split(" or when ", 1)[0]
+        act.extra.pop("text", None)  # the ev2_period Text, kept as extra["during"]
+        act.extra["during"] = period
+        if "event" in act.extra:
+            act.extra["or_event"] = act.extra.pop("event")
+        return act
 
     def dt2_at(self, meta, ch):
         """"At the beginning of that turn's end step" as a lead: the time of a delayed triggered
