@@ -69,7 +69,8 @@ LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "loyalty": (("LOYALTYW", ("ability",)), ("LOYALTYW", ("abilities",))),  # "a loyalty ability" (not a counter)
     "and": (("ANDCAST", ("you", "may", "cast", "the", "copy")),),     # God-Eternal Kefnet
     # "or" joining two conditions/events after an object (conditions.lark): "you control a Desert or there is …"
-    "or": tuple(("ORV", (w,)) for w in ("there", "controlled", "cast", "casts", "you", "on")),
+    "or": tuple(("ORV", (w,)) for w in ("there", "controlled", "cast", "casts", "you", "on",
+                                                "dies", "activate", "activates", "discards")),
 }
 
 

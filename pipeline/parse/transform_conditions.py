@@ -61,6 +61,8 @@ EVENTS = (
     "crews", "phases", "blocks", "counters", "lose_control", "doesnt_pay_upkeep", "ability_activated",
     "get_energy", "shuffle", "damage", "this_way", "enters_under", "enters_from", "returned_to_hand",
     "lose_flip", "play_or_cast", "copy", "keyword_action", "countered", "monarch", "crewed",
+    "or_becomes_target", "attacks_or_dies", "damage_or_dies", "cast_or_activate", "sacrifice_or_discard",
+    "renowned", "draw", "damage_dealt_to", "pay_life", "gain_control", "foretell",
 )
 
 #: Object post-modifiers defined in conditions.lark (qualifier names).
