@@ -71,6 +71,7 @@ LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     # "or" joining two conditions/events after an object (conditions.lark): "you control a Desert or there is …"
     "or": tuple(("ORV", (w,)) for w in ("there", "controlled", "cast", "casts", "you", "on",
                                                 "dies", "activate", "activates", "discards")),
+    "cast": (("CASTTW", ("this", "way")),),                           # "a spell cast this way" (obj_post)
 }
 
 

@@ -65,6 +65,11 @@ EVENTS = (
     "renowned", "draw", "damage_dealt_to", "pay_life", "gain_control", "foretell",
 )
 
+#: Zone names returned by objects.lark's z_* rules (ToAst).
+ZONES = frozenset(("your_graveyard", "a_graveyard", "graveyards", "your_hand", "your_library", "exile",
+                   "opp_graveyard", "tp_graveyard", "their_graveyard", "their_hand", "that_player_graveyard",
+                   "owner_graveyard", "gy_hand", "battlefield", "among_them"))
+
 #: Object post-modifiers defined in conditions.lark (qualifier names).
 POSTS = ("dealt_damage_this_way", "different", "total_power", "that_has", "thats_color", "with_mana_symbol",
          "from_anywhere_but_hand", "share_type", "you_dont_own", "haunted")
@@ -113,6 +118,8 @@ class ConditionRules(Transformer):
             elif isinstance(c, Token):
                 if c.type not in ("PT", "QUOTED", "REST", "ORV"):
                     words.append(str(c).lower())
+            elif isinstance(c, str) and c in ZONES:
+                act.extra.setdefault("zone", c)  # a zone (objects.lark z_* rules)
             elif isinstance(c, str):
                 quals.append(c)  # an object post-modifier (obj_post) of the listed words
         act.extra.pop("words", None)
@@ -153,6 +160,10 @@ class ConditionRules(Transformer):
         """"with total power 8 or greater" (CR 208): qualifier ``total_power:<n>:>=``."""
         amt = next((c for c in ch if isinstance(c, A.Amount)), None)
         return "total_power:" + (str(amt.value) if amt is not None and amt.value is not None else "?") + ":>="
+
+    def p_cast_this_way(self, meta, ch):
+        """"a spell cast this way" (CR 608.2c): qualifier ``cast_this_way``."""
+        return "cast_this_way"
 
     def p_different(self, meta, ch):
         """"with different powers/names": qualifier ``different:powers``."""
