@@ -122,6 +122,9 @@ class ConditionRules(Transformer):
                 act.extra.setdefault("zone", c)  # a zone (objects.lark z_* rules)
             elif isinstance(c, str):
                 quals.append(c)  # an object post-modifier (obj_post) of the listed words
+        dur = act.extra.get("text")
+        if isinstance(dur, A.Text) and dur.text.lower().startswith(("this turn", "until ", "for as long")):
+            act.extra["duration"] = act.extra.pop("text")  # a duration (common.lark) of the condition
         act.extra.pop("words", None)
         if words:
             act.extra["words"] = words
@@ -267,6 +270,19 @@ class ConditionRules(Transformer):
         act.extra["during"] = period
         if "event" in act.extra:
             act.extra["or_event"] = act.extra.pop("event")
+        return act
+
+    def cd2_a_permanent(self, meta, ch):
+        """"If a permanent dealt damage this way would die this turn", "… would be put into a graveyard",
+        "a permanent was put into your hand from the battlefield this turn": condition:would_die /
+        would_put / was_put with obj ``Obj("a", words=["permanent"], qualifiers=<post-modifiers>)``."""
+        act = self._cond_action("condition:x", meta, ch)
+        low = self._low(meta)
+        act.verb = ("condition:would_die" if " would die" in low else
+                    "condition:would_put" if " would be put" in low else "condition:was_put")
+        quals = act.extra.pop("qualifiers", [])
+        head = low.split(" would ")[0].split(" was ")[0]
+        act.obj = A.Obj("a", None, ["permanent"], self._t(meta)[:len(head)], quals)
         return act
 
     def dt2_at(self, meta, ch):
