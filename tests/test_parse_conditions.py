@@ -32,6 +32,11 @@ CARDS = {
     "Flame-Blessed Bolt": ("Instant", "Flame-Blessed Bolt deals 2 damage to target creature or planeswalker. If that creature or planeswalker would die this turn, exile it instead."),
     "Scaleguard Sentinels": ("Creature — Human Soldier", "As an additional cost to cast this spell, you may reveal a Dragon card from your hand.\nScaleguard Sentinels enters the battlefield with a +1/+1 counter on it if you revealed a Dragon card or controlled a Dragon as you cast this spell."),
     "Solitary Camel": ("Creature — Camel", "Solitary Camel has lifelink as long as you control a Desert or there is a Desert card in your graveyard. (Damage dealt by this creature also causes you to gain that much life.)"),
+    "Boneyard Scourge": ("Creature — Zombie Dragon", "Flying\nWhenever a Dragon you control dies while Boneyard Scourge is in your graveyard, you may pay {1}{B}. If you do, return Boneyard Scourge from your graveyard to the battlefield."),
+    "Blind Hunter": ("Creature — Bat", "Flying\nHaunt (When this creature dies, exile it haunting target creature.)\nWhen Blind Hunter enters the battlefield or the creature it haunts dies, target player loses 2 life and you gain 2 life."),
+    "Whispering Snitch": ("Creature — Vampire Rogue", "Whenever you surveil for the first time each turn, Whispering Snitch deals 1 damage to each opponent and you gain 1 life."),
+    "Cho-Arrim Legate": ("Creature — Human Soldier", "If an opponent controls a Swamp and you control a Plains, you may cast this spell without paying its mana cost.\nProtection from black"),
+    "Voice of Resurgence": ("Creature — Elemental", "Whenever an opponent casts a spell during your turn or when Voice of Resurgence dies, create a green and white Elemental creature token with \"This creature's power and toughness are each equal to the number of creatures you control.\""),
 }
 
 
@@ -143,6 +148,37 @@ def test_that_creature_or_planeswalker_would_die():
     cond = _abilities("Flame-Blessed Bolt")[0].body.effect[1].condition
     assert cond.verb == "condition:would_die" and cond.obj.text == "that creature or planeswalker"
     assert _fully("Flame-Blessed Bolt", 0)
+
+
+def test_qualified_events():
+    """CR 603.2: "… for the first time each turn", "… while ~ is in your graveyard"."""
+    ev = _abilities("Whispering Snitch")[0].body.event
+    assert ev.verb == "event:scry" and ev.extra["when"] == "first_time_each_turn"
+    assert _fully("Whispering Snitch", 0)
+    ev = _abilities("Boneyard Scourge")[1].body.event
+    assert ev.verb == "event:dies" and ev.extra["when"] == "while"
+    assert ev.extra["while"].verb == "condition:in_zone" and ev.extra["while"].obj.quantifier == "self"
+
+
+def test_compound_haunt_event():
+    ev = _abilities("Blind Hunter")[2].body.event
+    assert ev.verb == "event:compound" and ev.obj.quantifier == "self"
+    assert ev.extra["event"].verb == "event:dies" and "haunted" in ev.extra["event"].obj.qualifiers
+
+
+def test_opponent_controls_and_you_control():
+    (cond,) = _actions("Cho-Arrim Legate", "condition:and")
+    first, second = cond.extra["conds"]
+    assert first.verb == "condition:opp_controls" and first.obj.words == ["swamp"]
+    assert second.verb == "condition:control" and second.obj.words == ["plains"]
+
+
+def test_cast_during_period_or_when():
+    """"casts a spell during your turn or when ~ dies": the period is read, not kept as REST."""
+    ev = _abilities("Voice of Resurgence")[0].body.event
+    assert ev.verb == "event:cast" and ev.extra["during"] == "your turn"
+    assert ev.extra["or_event"].verb == "event:dies" and ev.extra["or_event"].obj.quantifier == "self"
+    assert not any(isinstance(n, A.Unparsed) for n in ev.walk())
 
 
 @pytest.mark.corpus

@@ -87,7 +87,9 @@ LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     # "each creature blocking it" (a relation, not the type word "blocking"; declared in coverage.lark)
     "blocking": tuple(("BLOCKINGREL", (w,)) for w in ("it", "~", "or", "him", "them")),
     # "or" joining two conditions/events after an object (conditions.lark): "you control a Desert or there is …"
-    "or": tuple(("ORV", (w,)) for w in ("there", "controlled", "cast", "casts", "you", "on")),
+    "or": tuple(("ORV", (w,)) for w in ("there", "controlled", "cast", "casts", "you", "on",
+                                                "dies", "activate", "activates", "discards")),
+    "cast": (("CASTTW", ("this", "way")),),                           # "a spell cast this way" (obj_post)
 }
 
 

@@ -44,7 +44,7 @@ CONDITIONS = (
     "basic_land_types", "there_are_no", "control_exactly", "control_or", "total_power", "tied",
     "not_completed_dungeon", "votes", "chooses", "revealed_or_controlled", "not_kicked",
     "exiled_with_counter", "didnt_deal_damage", "day_night", "no_opponent_controls", "life_total",
-    "control_at_least", "died", "shares_color",
+    "control_at_least", "died", "shares_color", "pay_more", "did_this_way", "flip", "pays", "has_keyword", "counter_put",
     # same verbs as effects.lark's cd_* rules (ToAst._cd), with type words/counters kept in extra
     "control_no", "controls", "controls_more", "gained_life", "hand", "in_zone", "is_not_a", "life",
     "searched", "shares_type", "stat", "there_are", "win", "would_put",
@@ -60,12 +60,26 @@ EVENTS = (
     "compound", "complete_dungeon", "put_counters", "state", "control_none", "put_graveyard",
     "crews", "phases", "blocks", "counters", "lose_control", "doesnt_pay_upkeep", "ability_activated",
     "get_energy", "shuffle", "damage", "this_way", "enters_under", "enters_from", "returned_to_hand",
-    "lose_flip", "play_or_cast", "copy", "keyword_action", "countered", "monarch",
+    "lose_flip", "play_or_cast", "copy", "keyword_action", "countered", "monarch", "crewed",
+    "or_becomes_target", "attacks_or_dies", "damage_or_dies", "cast_or_activate", "sacrifice_or_discard",
+    "renowned", "draw", "damage_dealt_to", "pay_life", "gain_control", "foretell",
 )
+
+#: Zone names returned by objects.lark's z_* rules (ToAst).
+ZONES = frozenset(("your_graveyard", "a_graveyard", "graveyards", "your_hand", "your_library", "exile",
+                   "opp_graveyard", "tp_graveyard", "their_graveyard", "their_hand", "that_player_graveyard",
+                   "owner_graveyard", "gy_hand", "battlefield", "among_them"))
 
 #: Object post-modifiers defined in conditions.lark (qualifier names).
 POSTS = ("dealt_damage_this_way", "total_power", "that_has", "thats_color", "with_mana_symbol",
-         "from_anywhere_but_hand", "share_type", "you_dont_own")
+         "from_anywhere_but_hand", "share_type", "you_dont_own", "haunted")
+
+
+class _When:
+    """Internal: the qualifier of a qualified event (``ev2_suffix``)."""
+
+    def __init__(self, kind, cond=None):
+        self.kind, self.cond = kind, cond
 
 
 @v_args(meta=True)
@@ -104,8 +118,13 @@ class ConditionRules(Transformer):
             elif isinstance(c, Token):
                 if c.type not in ("PT", "QUOTED", "REST", "ORV"):
                     words.append(str(c).lower())
+            elif isinstance(c, str) and c in ZONES:
+                act.extra.setdefault("zone", c)  # a zone (objects.lark z_* rules)
             elif isinstance(c, str):
                 quals.append(c)  # an object post-modifier (obj_post) of the listed words
+        dur = act.extra.get("text")
+        if isinstance(dur, A.Text) and dur.text.lower().startswith(("this turn", "until ", "for as long")):
+            act.extra["duration"] = act.extra.pop("text")  # a duration (common.lark) of the condition
         act.extra.pop("words", None)
         if words:
             act.extra["words"] = words
@@ -144,6 +163,10 @@ class ConditionRules(Transformer):
         """"with total power 8 or greater" (CR 208): qualifier ``total_power:<n>:>=``."""
         amt = next((c for c in ch if isinstance(c, A.Amount)), None)
         return "total_power:" + (str(amt.value) if amt is not None and amt.value is not None else "?") + ":>="
+
+    def p_cast_this_way(self, meta, ch):
+        """"a spell cast this way" (CR 608.2c): qualifier ``cast_this_way``."""
+        return "cast_this_way"
 
     def o_cost(self, meta, ch):
         """"~'s prowl cost", "its surge cost": the cost (CR 118.9) as Obj words [keyword, "cost"]."""
@@ -196,6 +219,67 @@ class ConditionRules(Transformer):
     def until_your_next_upkeep(self, meta, ch):
         """Duration "until the beginning of your next upkeep" (CR 611.2b) as Text, like ToAst's durations."""
         return A.Text("until the beginning of your next upkeep")
+
+    def evs_first_time(self, meta, ch):
+        return _When("first_time_each_turn")
+
+    def evs_during_your_turn(self, meta, ch):
+        return _When("during_your_turn")
+
+    def evs_while(self, meta, ch):
+        obj = next((c for c in ch if isinstance(c, A.Obj)), None)
+        low = self._low(meta)
+        state = "monarch" if low.endswith("monarch") else "on_battlefield" if low.endswith("battlefield") else "in_zone"
+        cond = A.Action("condition:" + state, obj=obj, extra={k: v for k, v in (("zone", next((c for c in ch if isinstance(c, str)), None)),) if v},
+                        text=self._t(meta)[len("while "):])
+        return _When("while", cond)
+
+    def ev_qualified(self, meta, ch):
+        """"Whenever you surveil for the first time each turn", "… during your turn", "… while ~ is
+        on the battlefield" (CR 603.2): the inner event Action with ``extra["when"]`` =
+        first_time_each_turn | during_your_turn | while, and ``extra["while"]`` the condition."""
+        ev = next(c for c in ch if isinstance(c, A.Action))
+        when = next(c for c in ch if isinstance(c, _When))
+        ev.extra["when"] = when.kind
+        if when.cond is not None:
+            ev.extra["while"] = when.cond
+        ev.text = self._t(meta)
+        return ev
+
+    def cd2_opp_controls_and(self, meta, ch):
+        """"If an opponent controls a Swamp and you control a Plains": ``condition:and`` with
+        ``extra["conds"]`` = [condition:opp_controls (obj), the second condition]."""
+        obj = next(c for c in ch if isinstance(c, A.Obj))
+        second = next(c for c in ch if isinstance(c, A.Action))
+        text = self._t(meta)
+        first = A.Action("condition:opp_controls", obj=obj, text=text[:text.lower().index(" and ")])
+        return A.Action("condition:and", extra={"conds": [first, second]}, text=text)
+
+    def ev_cast_during(self, meta, ch):
+        """"Whenever an opponent casts a spell during your turn [or when ~ dies]" (CR 603.2):
+        ``event:cast`` with ``extra["during"]`` = the period ("your turn", "an opponent's turn" …)
+        and ``extra["or_event"]`` the second event of "… or when …"."""
+        act = self._cond_action("event:cast", meta, ch)
+        low = self._low(meta)
+        period = low.split(" during ", 1)[1].split(" or when ", 1)[0]
+        act.extra.pop("text", None)  # the ev2_period Text, kept as extra["during"]
+        act.extra["during"] = period
+        if "event" in act.extra:
+            act.extra["or_event"] = act.extra.pop("event")
+        return act
+
+    def cd2_a_permanent(self, meta, ch):
+        """"If a permanent dealt damage this way would die this turn", "… would be put into a graveyard",
+        "a permanent was put into your hand from the battlefield this turn": condition:would_die /
+        would_put / was_put with obj ``Obj("a", words=["permanent"], qualifiers=<post-modifiers>)``."""
+        act = self._cond_action("condition:x", meta, ch)
+        low = self._low(meta)
+        act.verb = ("condition:would_die" if " would die" in low else
+                    "condition:would_put" if " would be put" in low else "condition:was_put")
+        quals = act.extra.pop("qualifiers", [])
+        head = low.split(" would ")[0].split(" was ")[0]
+        act.obj = A.Obj("a", None, ["permanent"], self._t(meta)[:len(head)], quals)
+        return act
 
     def dt2_at(self, meta, ch):
         """"At the beginning of that turn's end step" as a lead: the time of a delayed triggered
