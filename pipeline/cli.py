@@ -277,11 +277,12 @@ def schema_doc(db, output, fresh):
 
 @main.command()
 def paths():
-    """Print the default database path and download cache directory."""
-    from pipeline.paths import default_cache_dir
+    """Print the default database path, download cache directory and grammar cache directory."""
+    from pipeline.paths import default_cache_dir, grammar_cache_dir
 
     click.echo(f"database: {default_db_path()}")
     click.echo(f"cache:    {default_cache_dir()}")
+    click.echo(f"grammar:  {grammar_cache_dir()}")
 
 # Commands defined beside the stage they serve.
 main.add_command(card_command)      # card NAME (docs/annotate.md)

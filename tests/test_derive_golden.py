@@ -49,10 +49,12 @@ def _norm(text: str | None, name: str) -> str:
 def test_golden_file_covers_the_brief():
     kinds = {a["production_kind"] for g in GOLDEN for a in g["abilities"]}
     assert len(GOLDEN) >= 40
-    # Every production kind but any_type: no card in the corpus says "one mana of any type" on its
-    # own — every "any type" wording is "that … could produce" (could_produce) or "produced" (dependent).
+    # Every production kind but any_type and other: no card in the corpus says "one mana of any type"
+    # on its own — every "any type" wording is "that … could produce" (could_produce) or "produced"
+    # (dependent) — and no AddMana of the corpus is "other" since the Thriving lands' "{G} or one
+    # mana of the chosen color" became chosen_color with {G} in options.
     assert {"fixed", "one_of", "any_color", "combination", "chosen_color", "commander_identity",
-            "could_produce", "dependent", "other"} <= kinds
+            "could_produce", "dependent"} <= kinds
     names = {g["name"] for g in GOLDEN}
     for needed in ("Llanowar Elves", "Birds of Paradise", "City of Brass", "Reflecting Pool", "Exotic Orchard",
                    "Gemstone Mine", "Wild Growth", "Utopia Sprawl", "Mana Reflection", "Command Tower"):

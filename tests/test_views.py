@@ -85,12 +85,24 @@ def test_copy_effects(db):
     assert got["Clone"] == ("enter_as_copy", True, "any creature on the battlefield", [], [])
     assert got["Altered Ego"] == (
         "enter_as_copy", True, "any creature on the battlefield",
-        [{"kind": "enters_with_counters", "text": "it enters with X additional +1/+1 counters on it"}],
+        [{"kind": "enters_with_counters", "text": "it enters with X additional +1/+1 counters on it", "condition": None}],
         [{"counter": "+1/+1", "amount": "X", "is_x": True}])
     assert got["Twincast"][:3] == ("copy_spell", False, "target instant or sorcery spell")
     # "except its name is Sakashima the Impostor, it's legendary in addition to its other types,
     # and it has "{2}{U}{U}: Return this creature to its owner's hand at the beginning of the next end step."" (CR 707.9)
     assert [e["kind"] for e in got["Sakashima the Impostor"][3]] == ["name_is", "is_type", "has_ability"]
+
+
+def test_copy_effects_conditional_exceptions(db):
+    """CR 707.9 exceptions that hold only under a condition: a leading "if …," covers every later
+    exception (Vizier of Many Faces), a trailing one only its own (Spark Double)."""
+    got = {r[0]: r[1] for r in rows(db, """SELECT name, exceptions FROM copy_effects
+                                           WHERE name IN ('Vizier of Many Faces', 'Spark Double')""")}
+    assert [(e["kind"], e["condition"]["text"]) for e in got["Vizier of Many Faces"]] == [
+        ("no_mana_cost", "if ~ was embalmed"), ("is_type", "if ~ was embalmed"), ("is_type", "if ~ was embalmed")]
+    assert [(e["kind"], e["condition"]["text"]) for e in got["Spark Double"]] == [
+        ("enters_with_counters", "if it's a creature"), ("enters_with_counters", "if it's a planeswalker"),
+        ("not_legendary", "if that permanent is legendary")]
 
 
 def test_x_enters_effects(db):

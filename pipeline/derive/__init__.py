@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 
 import duckdb
-import pandas as pd
 
 from pipeline.derive.mana import (
     analyze_ability,
@@ -20,6 +19,7 @@ from pipeline.derive.mana import (
 )
 from pipeline.derive.schema import CARD_COLUMNS, MANA_ABILITIES, PRODUCED_MANA_COMMENT
 from pipeline.store.ddl import create_table, sql_literal
+
 
 __all__ = ["derive", "produced_mana_for_face", "face_mana", "card_mana", "analyze_ability"]
 
@@ -97,6 +97,7 @@ def derive(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     # Only cards with something to record are updated (updating list columns of every row is slow).
     changed = [r for r in card_rows if r[1] or r[2] or r[3] or r[4]]
     if changed:
+        import pandas as pd
         df = pd.DataFrame(changed, columns=["oracle_id", "produced_mana", "produced_mana_dependent",
                                             "token_produced_mana", "granted_produced_mana"])
         con.register("_derive_cards", df)

@@ -288,10 +288,13 @@ class CopyException(Node):
     Keyword list), has_this_ability ("it has this ability"), not_legendary, name_is (value =
     the name), enters_with_counters (value = CounterSpec), pt, loses_ability (value = Keyword
     list, "except it has haste and loses soulbond"), not_color ("it doesn't copy that creature's
-    color"), other. text: the wording."""
+    color"), no_mana_cost ("the token has no mana cost", CR 702.128a), other. text: the wording.
+    condition: an ``Action("condition:…")`` when the exception applies only if a condition
+    holds ("… if it's a creature", "except if ~ was embalmed, …"), else None."""
     kind: str
     value: Any = None
     text: str = ""
+    condition: Node | None = None
 
 
 @dataclass

@@ -73,6 +73,25 @@ _NUMBER_WORDS = frozenset({"x", "one", "two", "three", "four", "five", "six", "s
 
 _SYMBOLS = {"{t}": "TAP_SYM", "{q}": "UNTAP_SYM", "{e}": "ENERGY_SYM"}
 
+#: Words that get a terminal of their own when the parser accepts it and the next words are as
+#: given — where LALR(1) would otherwise settle a shift/reduce conflict the wrong way (an object's
+#: post-modifier "with …"/"that …"/"an opponent …" against what follows the object in a copy
+#: effect, CR 707). word → ((terminal, next words), …); the terminals are declared in copy.lark
+#: and coverage.lark.
+LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "with": (("COPYWITH", ("a", "number", "of", "additional")),),  # The Mimeoplasm
+    "an": (("ANADDL", ("additional", "time")),),                     # "copy that spell an additional time"
+    "that": (("THATMANY", ("many", "times")),),                       # Twinning Staff
+    "loyalty": (("LOYALTYW", ("ability",)), ("LOYALTYW", ("abilities",))),  # "a loyalty ability" (not a counter)
+    "and": (("ANDCAST", ("you", "may", "cast", "the", "copy")),),     # God-Eternal Kefnet
+    # "each creature blocking it" (a relation, not the type word "blocking"; declared in coverage.lark)
+    "blocking": tuple(("BLOCKINGREL", (w,)) for w in ("it", "~", "or", "him", "them")),
+    # "or" joining two conditions/events after an object (conditions.lark): "you control a Desert or there is …"
+    "or": tuple(("ORV", (w,)) for w in ("there", "controlled", "cast", "casts", "you", "on",
+                                                "dies", "activate", "activates", "discards")),
+    "cast": (("CASTTW", ("this", "way")),),                           # "a spell cast this way" (obj_post)
+}
+
 
 def _shifts(accept: dict, term: str) -> bool:
     """True if the LALR state ``accept`` (terminal → (action, arg)) shifts ``term``."""
@@ -196,10 +215,12 @@ class WordLexer(Lexer):
                 if i + 1 < len(toks) and toks[i + 1][1] in ("counter", "counters") and "WORD" in accept:
                     cands = ("WORD",)  # a word naming a counter kind ("omen counter") is a counter name
                 ttype = next((c for c in cands if c in accept), cands[0])
-                if (val == "blocking" and "BLOCKINGREL" in accept and i + 1 < len(toks)
-                        and toks[i + 1][1] in ("it", "~", "or", "him", "them")):
-                    ttype = "BLOCKINGREL"  # "each creature blocking it" (not the type word "blocking")
-                if val == "and" and i + 1 < len(toks) and not _shifts(accept, "AND"):
+                looked = False
+                for term, follow in LOOKAHEAD_TERMINALS.get(val, ()):
+                    if term in accept and tuple(t[1] for t in toks[i + 1:i + 1 + len(follow)]) == follow:
+                        ttype, looked = term, True
+                        break
+                if val == "and" and not looked and i + 1 < len(toks) and not _shifts(accept, "AND"):
                     # (a literal "and" the parser shifts here, as in the type word "instant and sorcery", wins)
                     if "ANDDMG" in accept and self._damage_follows(toks, i + 1):
                         ttype = "ANDDMG"  # "… to any target and 3 damage to you"

@@ -47,8 +47,9 @@ def parse_segment(start: str, text: str):
     if not text.strip():
         return None
     low = lower_same_length(text)
+    parser = get_parser()  # a grammar that does not build raises here, loudly, never per segment
     try:
-        tree = get_parser().parse(low, start=start)
+        tree = parser.parse(low, start=start)
         return ToAst(low, text, _parse_quoted).transform(tree)
     except (LarkError, RecursionError, ValueError, TypeError, AttributeError, IndexError, KeyError, StopIteration):
         return None
@@ -142,13 +143,36 @@ def _split_restrictions(effect: list[A.Node]) -> tuple[list[A.Node], list[A.Node
     return keep, restr
 
 
+def _intervening_if(head: A.Triggered) -> A.Triggered:
+    """CR 603.4: read the intervening "if" clause of a trigger head (kept as Unparsed by the
+    head's grammar) with the condition grammar of leads (``start_lead``: "if" cond)."""
+    cond = head.intervening_if
+    if isinstance(cond, A.Unparsed):
+        node = parse_segment("start_lead", "if " + cond.text)
+        if isinstance(node, A.Node) and not isinstance(node, (A.Text, A.Unparsed)):
+            head.intervening_if = node
+    return head
+
+
+def _hoist_intervening_if(head: A.Triggered, effect: list[A.Node], text: str) -> list[A.Node]:
+    """CR 603.4: "When/Whenever/At [event], if [condition], [effect]" — a condition right after
+    the trigger head is the intervening "if" clause: move it from the first effect sentence to
+    ``head.intervening_if``."""
+    first = effect[0] if effect else None
+    if (head.intervening_if is None and isinstance(first, A.Sentence) and first.condition is not None
+            and text[:3].lower() == "if " and not isinstance(first.condition, (A.Text, A.Unparsed))):
+        head.intervening_if, first.condition = first.condition, None
+    return effect
+
+
 def _trigger(body: str) -> A.Node:
     commas = top_level_all(body, ",")
     first = None
     for i in commas:
         head = parse_segment("start_trigger", body[:i])
         if head is not None:
-            head.effect = parse_effect(body[i + 1:].strip())
+            head = _intervening_if(head)
+            head.effect = _hoist_intervening_if(head, parse_effect(body[i + 1:].strip()), body[i + 1:].lstrip())
             if not any(isinstance(n, A.Unparsed) for e in head.effect for n in e.walk()):
                 return head
             # a comma inside the head ("Whenever you cast an artifact, instant, or sorcery spell,"):

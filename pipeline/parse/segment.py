@@ -137,7 +137,8 @@ def top_level_all(text: str, char: str) -> list[int]:
 
 def split_sentences(text: str) -> list[tuple[int, int]]:
     """Spans ``(start, end)`` of the sentences of ``text``, each including its final "."
-    when present; cuts after ". " outside double quotes. Spans tile ``text`` minus the
+    when present; cuts after ". " outside double quotes, and after a closing quote that ends
+    a sentence ('."' followed by a space and a capital letter). Spans tile ``text`` minus the
     single spaces between sentences."""
     spans = []
     start = 0
@@ -148,6 +149,15 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         c = text[i]
         if c == '"':
             inq = not inq
+            if not inq and text[i - 1:i] == "." and text[i + 1:i + 2] == " " and text[i + 2:i + 3].isupper():
+                # a quoted ability ends the sentence: 'it has "… you control." It gains haste …'
+                spans.append((start, i + 1))
+                j = i + 1
+                while j < n and text[j] == " ":
+                    j += 1
+                start = j
+                i = j
+                continue
         elif c == "." and not inq and (i + 1 == n or text[i + 1] == " "):
             spans.append((start, i + 1))
             j = i + 1

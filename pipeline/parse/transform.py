@@ -12,6 +12,8 @@ from __future__ import annotations
 from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
+from pipeline.parse.transform_conditions import ConditionRules
+from pipeline.parse.transform_copy import CopyRules
 from pipeline.parse.transform_coverage import CoverageRules
 from pipeline.parse.transform_statics import StaticRules
 
@@ -77,7 +79,7 @@ def _flat_syms(children) -> list[A.ManaSymbol]:
 
 
 @v_args(meta=True)
-class ToAst(CoverageRules, StaticRules, Transformer):
+class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
     """Transform one parse tree of ``text`` (the lower-cased segment) given ``orig`` (the
     same segment in original case, same length) into AST nodes."""
 
@@ -115,7 +117,7 @@ class ToAst(CoverageRules, StaticRules, Transformer):
         objs = _nodes(children, A.Obj)
         amount = _first(children, A.Amount)
         extra = {}
-        other = [c for c in children if isinstance(c, A.Node) and not isinstance(c, (A.Obj, A.Amount))]
+        other = [c for c in children if isinstance(c, (A.Node, _Generic)) and not isinstance(c, (A.Obj, A.Amount))]
         if len(objs) > 1:
             extra["objects"] = objs[1:]
         for c in other:
@@ -315,6 +317,13 @@ class ToAst(CoverageRules, StaticRules, Transformer):
         locals()["qt_" + _n] = _qt(_n)
     del _n
 
+    def qt_n_plus(self, meta, ch):
+        """"1 plus the exiled creature's mana value" (Food Chain): Amount(equal_to) whose ``value``
+        is the constant added to ``ref``."""
+        n = _first(ch, A.Amount)
+        inner = next((c for c in ch if isinstance(c, A.Amount) and c is not n), None)
+        return A.Amount("equal_to", value=n.value if n else None, ref=inner.ref if inner else None, text=self._t(meta))
+
     def qt_devotion(self, meta, ch):
         rest = self._rest_text(ch)
         return A.Amount("equal_to", ref=A.Text("devotion to " + rest), text=self._t(meta))
@@ -348,10 +357,11 @@ class ToAst(CoverageRules, StaticRules, Transformer):
         return kind
 
     def aw_sym_or_kind(self, meta, ch):
+        """"{G} or one mana of the chosen color" (Thriving lands): the production of the mana kind
+        (chosen_color …) with the fixed alternative in ``options`` (CR 106.7: both are possible)."""
         kind = _first(ch, A.AddMana)
         kind.options = [_flat_syms(ch)]
         kind.amount = _first(ch, A.Amount)
-        kind.production = "other"
         return kind
 
     def _mk(prod, **kw):  # noqa: N805
@@ -377,6 +387,26 @@ class ToAst(CoverageRules, StaticRules, Transformer):
     mk_could_produce_color = _mk("could_produce")
     mk_could_produce_type = _mk("could_produce", any_one_color=False)
     mk_dependent = _mk("dependent")
+
+    def mk_could_produce_sacrificed(self, meta, ch):
+        """"of any type the sacrificed land could produce" (Squandered Resources, CR 106.7)."""
+        m = A.AddMana("could_produce", of_type=True)
+        words = next((c for c in ch if isinstance(c, list)), [])
+        low = self._low(meta)
+        m.source = A.Obj("the_sacrificed", None, list(words), self._t(meta)[low.index("the sacrificed"):low.index(" could")])
+        return m
+
+    def mk_dependent_and(self, meta, ch):
+        """"of any color among legendary creatures and planeswalkers you control" (Mox Amber):
+        dependent production (CR 106.7) whose source lists two kinds of permanents."""
+        m = A.AddMana("dependent")
+        words = [w for c in ch if isinstance(c, list) for w in c if isinstance(w, str)]
+        lists = [c for c in ch if isinstance(c, list)]
+        words = lists[0] + ["and"] + lists[1] if len(lists) == 2 else words
+        quals = [c for c in ch if isinstance(c, str)]
+        low = self._low(meta)
+        m.source = A.Obj(None, None, words, self._t(meta)[low.index("among ") + 6:], quals)
+        return m
     mk_dependent_exiled = _mk("dependent")
     mk_colorless_generic = _mk("other")
 
@@ -410,8 +440,9 @@ class ToAst(CoverageRules, StaticRules, Transformer):
         m = _first(ch, A.AddMana)
         for c in ch:
             if isinstance(c, A.Amount):
-                if m.production == "fixed":
-                    m.amount = c
+                if m.production == "fixed" or (m.amount is not None and m.amount.kind == "other"
+                                               and c.kind in ("equal_to", "for_each")):
+                    m.amount = c  # "an amount of mana of that color equal to …" (Nykthos): the tail defines it
                 else:
                     m.amount = c if m.amount is None else m.amount
                     if c.kind == "for_each":
@@ -458,7 +489,8 @@ class ToAst(CoverageRules, StaticRules, Transformer):
 
     # ------------------------------------------------------------------ costs
     def cost(self, meta, ch):
-        return A.Cost([c for c in ch if isinstance(c, A.Node)], self._t(meta))
+        parts = [n for c in ch for n in (c if isinstance(c, list) else [c])]  # a rule may give two components
+        return A.Cost([c for c in parts if isinstance(c, A.Node)], self._t(meta))
 
     def c_mana(self, meta, ch):
         return A.ManaCost(_flat_syms(ch))
@@ -654,159 +686,6 @@ class ToAst(CoverageRules, StaticRules, Transformer):
 
     def kw_offering(self, meta, ch):
         return A.Keyword("offering", param=A.Text(self._low(meta)), text=self._t(meta))
-
-    # ------------------------------------------------------------------ copy (CR 707)
-    def _copy(mode, optional=False, new_targets=False):  # noqa: N805
-        def f(self, meta, ch):
-            objs = _nodes(ch, A.Obj)
-            subject = None
-            original = objs[-1] if objs else None
-            if optional and mode in ("enter_as_copy", "becomes_copy") and len(objs) >= 3:
-                objs = objs[1:]  # "You may have [subject] enter/become …"
-            if mode in ("enter_as_copy", "becomes_copy", "is_copy") and len(objs) >= 2:
-                subject, original = objs[0], objs[1]
-            elif mode in ("copy_spell", "create_token_copy") and optional and len(objs) >= 2:
-                subject, original = objs[0], objs[1]
-            excs = [e for c in ch if isinstance(c, list) for e in c if isinstance(e, A.CopyException)]
-            dur = [e for e in excs if e.kind == "duration"]
-            excs = [e for e in excs if e.kind != "duration"]
-            cnt = None
-            if mode == "create_token_copy":
-                cnt = _first(ch, A.Amount)
-            times = next((c for c in ch if isinstance(c, _Times)), None)
-            if times is not None:
-                cnt = times.amount
-            counters = [e.value for e in excs if e.kind == "enters_with_counters"]
-            m = mode
-            if m == "copy_spell" and original is not None:  # CR 707.10: spells, abilities (707.10), cards (707.12)
-                if "ability" in original.words or "abilities" in original.words:
-                    m = "copy_ability"
-                elif "card" in original.words or "cards" in original.words:
-                    m = "copy_card"
-            eff = A.CopyEffect(m, original, optional, cnt, excs, counters, new_targets, subject, self._t(meta))
-            if dur:
-                eff.duration = dur[0].value
-            return eff
-        return f
-
-    cp_enter_optional = _copy("enter_as_copy", optional=True)
-    cp_enter = _copy("enter_as_copy")
-    cp_becomes = _copy("becomes_copy")
-    cp_becomes_optional = _copy("becomes_copy", optional=True)
-    cp_create_card_copy = _copy("copy_card")  # "Create a copy of the card …" (CR 707.12)
-    cp_is = _copy("is_copy")
-    cp_token = _copy("create_token_copy")
-    cp_token_attacking = _copy("create_token_copy")
-    cp_token_blocking = _copy("create_token_copy")
-    cp_copy_instead = _copy("copy_spell")
-    cp_token_optional = _copy("create_token_copy", optional=True)
-    cp_copy = _copy("copy_spell")
-    cp_copy_new_targets = _copy("copy_spell", new_targets=True)
-    cp_copy_optional = _copy("copy_spell", optional=True)
-    cp_copy_optional_new_targets = _copy("copy_spell", optional=True, new_targets=True)
-
-    def copy_effect(self, meta, ch):
-        c = ch[0]
-        if c.mode == "copy_spell" and c.original is not None:
-            words = c.original.words
-            if "ability" in words or "abilities" in words:
-                c.mode = "copy_ability"
-            elif "card" in words or "cards" in words:
-                c.mode = "copy_card"
-        return c
-
-    def copy_except(self, meta, ch):
-        flat = [e for c in ch for e in (c if isinstance(c, list) else [c])]
-        return _nodes(flat, A.CopyException)
-
-    def ce_has_loses(self, meta, ch):
-        """"it has haste and loses soulbond" → [has_keyword, loses_ability] (CR 707.9b)."""
-        has = [c for c in ch if isinstance(c, A.Node)]
-        lost = [n for c in ch if isinstance(c, list) for n in c if isinstance(n, A.Node)]
-        txt = self._t(meta)
-        cut = txt.lower().rfind(" and loses ")
-        return [A.CopyException("has_keyword", has, txt[:cut]),
-                A.CopyException("loses_ability", lost, txt[cut + 5:])]
-
-    def cx_item(self, meta, ch):
-        return self._t(meta)
-
-    def ct_times(self, meta, ch):
-        return _Times(_first(ch, A.Amount))
-
-    def ct_additional(self, meta, ch):
-        return _Times(A.Amount("fixed", value=1, text=self._t(meta)))
-
-    def ct_for_each_time(self, meta, ch):
-        return _Times(A.Amount("for_each", text=self._t(meta)))
-
-    def ct_twice(self, meta, ch):
-        return _Times(A.Amount("fixed", value=2, text="twice"))
-
-    def ct_for_each(self, meta, ch):
-        return _Times(A.Amount("for_each", ref=_first(ch, A.Obj), text=self._t(meta)))
-
-    def _ce(kind):  # noqa: N805
-        def f(self, meta, ch):
-            val = None
-            if kind == "is_type":
-                val = [c for c in ch if isinstance(c, str)]
-            elif kind == "name_is":
-                val = self._rest_text(ch).rstrip(".")
-            elif kind == "has_ability":
-                q = next((c for c in ch if isinstance(c, Token) and c.type == "QUOTED"), None)
-                val = self._tok(q) if q is not None else None
-            elif kind == "has_keyword":
-                val = [n for c in ch if isinstance(c, list) for n in c if isinstance(n, A.Node)]
-                if any(not isinstance(n, A.Keyword) for n in val):
-                    return A.CopyException("has_ability", val, self._t(meta))
-            elif kind == "loses_ability":  # CR 707.9b: the exception removes an ability
-                val = [n for c in ch if isinstance(c, list) for n in c if isinstance(n, A.Node)]
-            elif kind == "enters_with_counters":
-                ck = next((c for c in ch if isinstance(c, _Counter)), None)
-                val = A.CounterSpec(ck.kind if ck else "", _first(ch, A.Amount) or A.Amount("fixed", value=1))
-            elif kind == "pt":
-                val = self._low(meta)
-            return A.CopyException(kind, val, self._t(meta))
-        return f
-
-    ce_is_type_addition = _ce("is_type")
-    ce_is_type = _ce("is_type")
-    ce_is_pt = _ce("is_type")
-    ce_name_is = _ce("name_is")
-    ce_not_legendary = _ce("not_legendary")
-    ce_has_ability = _ce("has_ability")
-    ce_has_keyword = _ce("has_keyword")
-    ce_counters = _ce("enters_with_counters")
-    ce_pt = _ce("pt")
-    ce_not_color = _ce("not_color")  # CR 707.9b: the copy doesn't copy the original's color
-    ce_loses_types = _ce("is_type")  # "it loses all other card types" (CR 205.1b); value: none
-
-    def ce_name_is_self(self, meta, ch):
-        return A.CopyException("name_is", "~", self._t(meta))
-
-    ce_loyalty = _ce("other")  # "its starting loyalty is N" (CR 306.5b)
-    ce_has_this_ability = _ce("has_this_ability")
-    ce_loses = _ce("loses_ability")
-    def ce_has_keyword_this(self, meta, ch):
-        """"it has hexproof and this ability" → has_keyword (value: the keywords; the text keeps
-        "and this ability")."""
-        kws = [n for c in ch for n in (c if isinstance(c, list) else [c]) if isinstance(n, A.Node)]
-        return A.CopyException("has_keyword", kws, self._t(meta))
-
-    def ce_has_keyword_ability(self, meta, ch):
-        q = next((c for c in ch if isinstance(c, Token) and c.type == "QUOTED"), None)
-        kws = [k for c in ch if isinstance(c, list) for k in c if isinstance(k, A.Keyword)]
-        return A.CopyException("has_ability", kws + ([self._tok(q)] if q is not None else []), self._t(meta))
-
-    def c_copy_instead(self, meta, ch):
-        return ch[0]
-
-    def copy_duration(self, meta, ch):
-        return [A.CopyException("duration", ch[0], self._t(meta))]
-
-    def copy_tail(self, meta, ch):
-        return ch[0]
 
     # ------------------------------------------------------------------ triggers
     def trigger_word(self, meta, ch):  # pragma: no cover
@@ -1045,6 +924,7 @@ class ToAst(CoverageRules, StaticRules, Transformer):
                "cast_this_turn", "counters_at_least"):
         locals()["cd_" + _n] = _cd(_n)
     del _n
+    cd_is_not_a = _cd("is_not_a")  # "if ~ isn't a token" (Progenitor Mimic, CR 603.4)
 
     def _ch(name):  # noqa: N805
         def f(self, meta, ch):
@@ -1211,11 +1091,6 @@ class _Name:
 class _Word:
     def __init__(self, w):
         self.w = w
-
-
-class _Times:
-    def __init__(self, amount):
-        self.amount = amount
 
 
 class _Post:

@@ -425,7 +425,6 @@ class CoverageRules(Transformer):
         return A.Sentence([A.Action("damage_cant_be_prevented", extra=self._dur_extra(ch), text=self._t(meta))])
 
     def cd_mana_spent(self, meta, ch):  # CR 601.2h: mana spent to cast
-        from pipeline.parse.transform import mana_symbol
         syms = [s for c in ch if isinstance(c, list) for s in c]
         extra = {"mana": syms} if syms else {"color": next((str(c) for c in ch if isinstance(c, Token)
                                                              and c.type == "COLOR"), None)}
@@ -440,10 +439,6 @@ class CoverageRules(Transformer):
     def p_power_leq(self, meta, ch):
         a = _first(ch, A.Amount)
         return "power:<=:" + (a.text if a is not None else "")
-
-    def qt_n_plus(self, meta, ch):  # "1 plus the number of …"
-        amts = [c for c in ch if isinstance(c, A.Amount)]
-        return A.Amount("other", value=amts[0].value, ref=amts[-1] if len(amts) > 1 else None, text=self._t(meta))
 
     def ar_cv_upkeep_once(self, meta, ch):  # CR 602.5b
         return A.Action("activate_only", extra={"restriction": "upkeep_once"}, text=self._t(meta))
@@ -483,9 +478,6 @@ class CoverageRules(Transformer):
         low = self._low(meta)
         return A.Action("condition:cast_during", extra={"during": low.split(" during ", 1)[1]}, text=self._t(meta))
 
-    def p_dealt_damage_this_way(self, meta, ch):
-        return "dealt_damage_this_way"
-
     def a_becomes_base(self, meta, ch):  # CR 613.4b: base power and toughness set by an effect
         words = [c for c in ch if isinstance(c, str) and not isinstance(c, Token)]
         pt = next(self.orig[c.start_pos:c.end_pos] for c in ch if isinstance(c, Token) and c.type == "PT")
@@ -501,18 +493,8 @@ class CoverageRules(Transformer):
         return A.Sentence([A.Action("additional_combat_phase", extra={"then_main": "followed" in self._low(meta)},
                                     text=self._t(meta))])
 
-    def lead_during(self, meta, ch):
-        return A.Text(self._low(meta))
-
     def s_during(self, meta, ch):
         return A.Sentence(list(ch[-1]), condition=A.Text(self._low(meta).split(",", 1)[0]))
-
-    def ev_attacks_with_others(self, meta, ch):  # battalion-style "~ and at least two other creatures attack"
-        return A.Action("event:attacks_with_others", obj=_first(ch, A.Obj), amount=_first(ch, A.Amount),
-                        text=self._t(meta))
-
-    def ev_day_night(self, meta, ch):  # CR 726.2: day becomes night or night becomes day
-        return A.Action("event:day_night_changes", text=self._t(meta))
 
     # ------------------------------------------------------------ round 5
     def kw_splice_cost(self, meta, ch):  # CR 702.47: "Splice onto Arcane—<cost>"

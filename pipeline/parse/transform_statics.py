@@ -79,9 +79,6 @@ class StaticRules(Transformer):
     def p_with_landwalk(self, meta, ch):  # CR 702.14 landwalk
         return "with_keyword:" + self._low(meta).split()[-1]
 
-    def p_chosen_name(self, meta, ch):  # "with the chosen name" (CR 201.3)
-        return "chosen_name"
-
     def p_that_are(self, meta, ch):  # "creatures you control that are enchanted"
         return "that_are:" + self._low(meta).split()[-1]
 
@@ -303,9 +300,6 @@ class StaticRules(Transformer):
 
     def c_deck_any_number(self, meta, ch):  # CR 100.2a exception
         return A.Action("deck_any_number", subject=_self_obj(), text=self._t(meta))
-
-    def a_may_cast(self, meta, ch):
-        return A.Action("cast", obj=_first(ch, A.Obj), text=self._t(meta))
 
     def a_spend_as_though(self, meta, ch):  # CR 609.4b
         return A.Action("spend_as_though", extra={"rule": self._low(meta)}, text=self._t(meta))

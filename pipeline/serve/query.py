@@ -11,14 +11,18 @@ is appending its run record holds the file for a moment, and opening waits for i
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import json
 from pathlib import Path
 
 import duckdb
-import pandas as pd
 
 from pipeline.store.runs import connect_retrying
 from pipeline.store.versions import check_schema
+
+if TYPE_CHECKING:  # pandas is imported where it is used: it costs ~1 s at CLI start-up
+    import pandas as pd
 
 
 class DatabaseMissing(Exception):
@@ -68,6 +72,7 @@ def run_query(db_path: str | Path, sql: str, params: dict[str, object] | None = 
     con = connect(db_path, allow_writes=allow_writes, allow_external=allow_external)
     try:
         result = con.execute(sql, params) if params else con.execute(sql)
+        import pandas as pd
         return result.df() if result.description else pd.DataFrame()
     except duckdb.PermissionException as exc:
         raise QueryRefused(f"refused: the statement reads or writes outside the database "
@@ -97,6 +102,7 @@ def format_frame(df: pd.DataFrame, fmt: str) -> str:
         return json.dumps(json.loads(df.to_json(orient="records", date_format="iso")), ensure_ascii=False, indent=1)
     if df.empty:
         return "(no rows)"
+    import pandas as pd
     with pd.option_context("display.max_rows", None, "display.max_columns", None, "display.width", 200,
                            "display.max_colwidth", 80):
         return df.to_string(index=False)

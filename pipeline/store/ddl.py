@@ -6,10 +6,14 @@ docs/schema.md can be generated from the live database (:mod:`pipeline.serve.sch
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from typing import Iterable, Mapping, Sequence
 
 import duckdb
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is imported where it is used: it costs ~1 s at CLI start-up
+    import pandas as pd
 
 Column = tuple[str, str, str]  # (name, SQL type, one-line comment)
 
@@ -42,6 +46,7 @@ def insert_rows(con: duckdb.DuckDBPyConnection, table: str, columns: Sequence[st
 
     Returns the number of rows inserted.
     """
+    import pandas as pd
     df = rows if isinstance(rows, pd.DataFrame) else pd.DataFrame(list(rows), columns=list(columns))
     if df.empty:
         return 0

@@ -1,0 +1,289 @@
+"""Transformer rules for ``grammar/conditions.lark``: conditions (CR 603.4 intervening "if"
+clauses, CR 608.2c conditional effects) and trigger events (CR 603.2, state triggers CR 603.8).
+
+:class:`ConditionRules` is a mixin of :class:`pipeline.parse.transform.ToAst` (which inherits it);
+every method takes ``(meta, children)`` like ``ToAst``'s and returns nodes of
+:mod:`pipeline.parse.ast` (no new node classes):
+
+* ``cd2_<name>`` → ``Action(verb="condition:<name>", obj=first Obj, amount=first Amount,
+  extra={objects: further Objs, counter: counter kind, words: type/colour/name words, mana: symbols,
+  cond: nested condition, event/step: nested nodes}, text=wording)``;
+* ``ev_<name>`` → ``Action(verb="event:<name>", …)`` with the same ``extra`` keys;
+* ``dt2_at`` → ``Action(verb="event:step", extra={step: "the beginning of …", delayed: True})`` — the
+  time of a delayed triggered ability (CR 603.7);
+* ``lead_for_each_who`` → ``Amount(kind="for_each", ref=Obj)`` whose Obj has the qualifier
+  ``who:does`` / ``who:doesn't`` ("For each opponent who does, …");
+* ``p_*`` object post-modifiers → qualifier strings (as ``ToAst._post``); ``o_cost`` → an Obj
+  for "~'s prowl cost" (words ``[<keyword>, "cost"]``, CR 118.9).
+"""
+
+from __future__ import annotations
+
+from lark import Token, Transformer, v_args
+
+from pipeline.parse import ast as A
+
+
+def _tr():
+    from pipeline.parse import transform  # lazy: transform.py imports this module
+    return transform
+
+
+#: Condition rule names (without the ``cd2_`` prefix) → Action verb ``condition:<name>``.
+CONDITIONS = (
+    "can", "does", "no_one_does", "guess", "and", "or", "mana_spent", "no_mana_spent", "cost_paid",
+    "tribute_not_paid", "tribute_paid", "was", "not_exerted", "cast_during", "cast_this_way", "dont_cast",
+    "nth_combat", "resolved_nth", "first_spell", "nth_spell", "not_first_land", "x_is", "result", "roll",
+    "coin", "win_flips", "counters", "counters_removed", "chosen_name", "is", "is_not", "is_a", "stat_compare",
+    "is_pt", "targets", "on_stack", "command_zone", "opening_hand", "entered", "controlled", "exchanged",
+    "didnt_transform", "attached", "this_way", "dealt_damage_this_way", "prevented_this_way",
+    "dealt_this_way", "you_this_way", "cant_choose", "didnt_put", "dont_sacrifice", "would_damage",
+    "would_enter", "would_draw", "more_than", "exactly", "monarch", "defending", "one_of_those",
+    "full_party", "lost_life", "dealt_damage", "eating", "didnt_cast", "attacked_with", "attacked",
+    "none_this_turn", "entered_this_turn", "had_enter", "did_this_turn", "attacked_you",
+    "basic_land_types", "there_are_no", "control_exactly", "control_or", "total_power", "tied",
+    "not_completed_dungeon", "votes", "chooses", "revealed_or_controlled", "not_kicked",
+    "exiled_with_counter", "didnt_deal_damage", "day_night", "no_opponent_controls", "life_total",
+    "control_at_least", "died", "shares_color", "pay_more", "did_this_way", "flip", "pays", "has_keyword", "counter_put",
+    # same verbs as effects.lark's cd_* rules (ToAst._cd), with type words/counters kept in extra
+    "control_no", "controls", "controls_more", "gained_life", "hand", "in_zone", "is_not_a", "life",
+    "searched", "shares_type", "stat", "there_are", "win", "would_put",
+)
+
+#: Event rule names (without ``ev_``) defined in conditions.lark → verb ``event:<name>``.
+EVENTS = (
+    "attacks_with_others", "day_night", "causes", "planeswalk", "planeswalk_or_step", "dealt_damage",
+    "enters_or_dies", "dies", "enters_or_step", "roll_die", "win_flip", "clash", "attacked",
+    "cycle_or_dies", "counter_removed", "last_counter_removed", "enters", "cast_nth", "unattached",
+    "attached", "exert", "becomes_target", "leave_graveyard", "leaves", "cast", "attacks",
+    "life_first_time", "enters_or_damage", "enters_or_turned_up", "enters_or_transforms",
+    "compound", "complete_dungeon", "put_counters", "state", "control_none", "put_graveyard",
+    "crews", "phases", "blocks", "counters", "lose_control", "doesnt_pay_upkeep", "ability_activated",
+    "get_energy", "shuffle", "damage", "this_way", "enters_under", "enters_from", "returned_to_hand",
+    "lose_flip", "play_or_cast", "copy", "keyword_action", "countered", "monarch", "crewed",
+    "or_becomes_target", "attacks_or_dies", "damage_or_dies", "cast_or_activate", "sacrifice_or_discard",
+    "renowned", "draw", "damage_dealt_to", "pay_life", "gain_control", "foretell",
+)
+
+#: Zone names returned by objects.lark's z_* rules (ToAst).
+ZONES = frozenset(("your_graveyard", "a_graveyard", "graveyards", "your_hand", "your_library", "exile",
+                   "opp_graveyard", "tp_graveyard", "their_graveyard", "their_hand", "that_player_graveyard",
+                   "owner_graveyard", "gy_hand", "battlefield", "among_them"))
+
+#: Object post-modifiers defined in conditions.lark (qualifier names).
+POSTS = ("dealt_damage_this_way", "total_power", "that_has", "thats_color", "with_mana_symbol",
+         "from_anywhere_but_hand", "share_type", "you_dont_own", "haunted")
+
+
+class _When:
+    """Internal: the qualifier of a qualified event (``ev2_suffix``)."""
+
+    def __init__(self, kind, cond=None):
+        self.kind, self.cond = kind, cond
+
+
+@v_args(meta=True)
+class ConditionRules(Transformer):
+    """Mixin of ToAst for conditions.lark (see the module docstring for the node shapes)."""
+
+    def _cond_action(self, verb: str, meta, ch) -> A.Action:
+        """Build ``Action(verb, …)`` from a rule's children: first Obj → obj (others in
+        ``extra["objects"]``), first Amount → amount, nested Actions (conditions, events, steps)
+        → ``extra["cond"]`` / ``extra["event"]``, counter kinds, type words and named tokens
+        → ``extra["counter"]`` / ``extra["words"]``; post-modifiers of listed words →
+        ``extra["qualifiers"]``."""
+        T = _tr()
+        act = self._action("a_x", ch, self._t(meta))
+        act.verb = verb
+        words: list[str] = []
+        quals: list[str] = []
+        prev_list = False
+        for c in ch:
+            if isinstance(c, list) and c and all(isinstance(x, str) for x in c) and prev_list:
+                words.append("or")  # "instant and/or sorcery cards": one list of alternatives (as ToAst.dlist)
+            prev_list = isinstance(c, list) and bool(c) and all(isinstance(x, str) for x in c)
+            if isinstance(c, A.Text) and c.text.strip(" ,").lower() in ("or", "and/or", "and", ""):
+                prev_list = True  # dl_sep between two lists of type words
+                if act.extra.get("text") is c:
+                    del act.extra["text"]
+                continue
+            if isinstance(c, T._Counter):
+                act.extra["counter"] = c.kind
+            elif isinstance(c, A.Action):
+                key = "cond" if c.verb.startswith("condition:") else "event"
+                act.extra[key] = c
+                act.extra.pop("action", None)
+            elif isinstance(c, list) and c and all(isinstance(x, str) for x in c):
+                words.extend(c)
+            elif isinstance(c, Token):
+                if c.type not in ("PT", "QUOTED", "REST", "ORV"):
+                    words.append(str(c).lower())
+            elif isinstance(c, str) and c in ZONES:
+                act.extra.setdefault("zone", c)  # a zone (objects.lark z_* rules)
+            elif isinstance(c, str):
+                quals.append(c)  # an object post-modifier (obj_post) of the listed words
+        dur = act.extra.get("text")
+        if isinstance(dur, A.Text) and dur.text.lower().startswith(("this turn", "until ", "for as long")):
+            act.extra["duration"] = act.extra.pop("text")  # a duration (common.lark) of the condition
+        act.extra.pop("words", None)
+        if words:
+            act.extra["words"] = words
+        if quals:
+            act.extra["qualifiers"] = quals
+        return act
+
+    def _cd2(name):  # noqa: N805
+        def f(self, meta, ch):
+            return self._cond_action("condition:" + name, meta, ch)
+        f.__doc__ = f"condition:{name} (conditions.lark cd2_{name})"
+        return f
+
+    for _n in CONDITIONS:
+        locals()["cd2_" + _n] = _cd2(_n)
+
+    def _ev2(name):  # noqa: N805
+        def f(self, meta, ch):
+            return self._cond_action("event:" + name, meta, ch)
+        f.__doc__ = f"event:{name} (conditions.lark ev_{name})"
+        return f
+
+    for _n in EVENTS:
+        locals()["ev_" + _n] = _ev2(_n)
+
+    def _p2(name):  # noqa: N805
+        def f(self, meta, ch):
+            return _tr().ToAst._post(name)(self, meta, ch)
+        return f
+
+    for _n in POSTS:
+        locals()["p_" + _n] = _p2(_n)
+    del _n
+
+    def p_total_power(self, meta, ch):
+        """"with total power 8 or greater" (CR 208): qualifier ``total_power:<n>:>=``."""
+        amt = next((c for c in ch if isinstance(c, A.Amount)), None)
+        return "total_power:" + (str(amt.value) if amt is not None and amt.value is not None else "?") + ":>="
+
+    def p_cast_this_way(self, meta, ch):
+        """"a spell cast this way" (CR 608.2c): qualifier ``cast_this_way``."""
+        return "cast_this_way"
+
+    def o_cost(self, meta, ch):
+        """"~'s prowl cost", "its surge cost": the cost (CR 118.9) as Obj words [keyword, "cost"]."""
+        word = next((str(c).lower() for c in ch if isinstance(c, Token) and c.type == "WORD"), "")
+        owner = next((c for c in ch if isinstance(c, A.Obj)), None)
+        quals = ["of:" + owner.text] if owner is not None else []
+        return A.Obj("cost", None, [word, "cost"], self._t(meta), quals)
+
+    def lead_for_each_who(self, meta, ch):
+        """"For each opponent who does": Amount for_each over the players who did (CR 608.2c)."""
+        obj = next((c for c in ch if isinstance(c, A.Obj)), None)
+        if obj is not None:
+            obj.qualifiers.append("who:" + self._low(meta).split()[-1])
+        return A.Amount("for_each", ref=obj, text=self._t(meta))
+
+    def cd2_player_does(self, meta, ch):
+        """"If a player does, …" (CR 608.2c): condition:does with the player as obj (as cd_does)."""
+        act = self._cond_action("condition:does", meta, ch)
+        words = self._low(meta).split()
+        act.obj = A.Obj("a", None, ["player"], self._t(meta)[:len("a player")])
+        act.extra["words"] = words[2:]
+        return act
+
+    def cd2_this_way(self, meta, ch):
+        """"If a creature card is milled this way" (CR 608.2c): what the instruction before did
+        to obj — ``extra["how"]`` is the verb ("milled", "put_into", "returned")."""
+        act = self._cond_action("condition:this_way", meta, ch)
+        quals = act.extra.pop("qualifiers", [])
+        low = self._low(meta)
+        how = quals[0] if quals else ("put_into" if " put into " in low else "returned" if " returned " in low else
+                                      "exiled_with" if " exiled with " in low else "")
+        act.extra["how"] = how
+        return act
+
+    def lead_for_each_flip(self, meta, ch):
+        """"For each flip you win" (CR 705): Amount for_each over the won coin flips."""
+        return A.Amount("for_each", ref=A.Text("flip you win"), text=self._t(meta))
+
+    def lead_for_each_damage(self, meta, ch):
+        """"For each 1 damage prevented this way" (CR 615): Amount for_each, ref Text, value the unit."""
+        unit = next((c for c in ch if isinstance(c, A.Amount)), None)
+        return A.Amount("for_each", value=unit.value if unit is not None else None,
+                        ref=A.Text("damage prevented this way"), text=self._t(meta))
+
+    def lead_during(self, meta, ch):
+        """"During each of your turns, …" (CR 500): ``Action("condition:during", extra={"period"})``."""
+        low = self._low(meta)
+        return A.Action("condition:during", extra={"period": low[len("during "):]}, text=self._t(meta))
+
+    def until_your_next_upkeep(self, meta, ch):
+        """Duration "until the beginning of your next upkeep" (CR 611.2b) as Text, like ToAst's durations."""
+        return A.Text("until the beginning of your next upkeep")
+
+    def evs_first_time(self, meta, ch):
+        return _When("first_time_each_turn")
+
+    def evs_during_your_turn(self, meta, ch):
+        return _When("during_your_turn")
+
+    def evs_while(self, meta, ch):
+        obj = next((c for c in ch if isinstance(c, A.Obj)), None)
+        low = self._low(meta)
+        state = "monarch" if low.endswith("monarch") else "on_battlefield" if low.endswith("battlefield") else "in_zone"
+        cond = A.Action("condition:" + state, obj=obj, extra={k: v for k, v in (("zone", next((c for c in ch if isinstance(c, str)), None)),) if v},
+                        text=self._t(meta)[len("while "):])
+        return _When("while", cond)
+
+    def ev_qualified(self, meta, ch):
+        """"Whenever you surveil for the first time each turn", "… during your turn", "… while ~ is
+        on the battlefield" (CR 603.2): the inner event Action with ``extra["when"]`` =
+        first_time_each_turn | during_your_turn | while, and ``extra["while"]`` the condition."""
+        ev = next(c for c in ch if isinstance(c, A.Action))
+        when = next(c for c in ch if isinstance(c, _When))
+        ev.extra["when"] = when.kind
+        if when.cond is not None:
+            ev.extra["while"] = when.cond
+        ev.text = self._t(meta)
+        return ev
+
+    def cd2_opp_controls_and(self, meta, ch):
+        """"If an opponent controls a Swamp and you control a Plains": ``condition:and`` with
+        ``extra["conds"]`` = [condition:opp_controls (obj), the second condition]."""
+        obj = next(c for c in ch if isinstance(c, A.Obj))
+        second = next(c for c in ch if isinstance(c, A.Action))
+        text = self._t(meta)
+        first = A.Action("condition:opp_controls", obj=obj, text=text[:text.lower().index(" and ")])
+        return A.Action("condition:and", extra={"conds": [first, second]}, text=text)
+
+    def ev_cast_during(self, meta, ch):
+        """"Whenever an opponent casts a spell during your turn [or when ~ dies]" (CR 603.2):
+        ``event:cast`` with ``extra["during"]`` = the period ("your turn", "an opponent's turn" …)
+        and ``extra["or_event"]`` the second event of "… or when …"."""
+        act = self._cond_action("event:cast", meta, ch)
+        low = self._low(meta)
+        period = low.split(" during ", 1)[1].split(" or when ", 1)[0]
+        act.extra.pop("text", None)  # the ev2_period Text, kept as extra["during"]
+        act.extra["during"] = period
+        if "event" in act.extra:
+            act.extra["or_event"] = act.extra.pop("event")
+        return act
+
+    def cd2_a_permanent(self, meta, ch):
+        """"If a permanent dealt damage this way would die this turn", "… would be put into a graveyard",
+        "a permanent was put into your hand from the battlefield this turn": condition:would_die /
+        would_put / was_put with obj ``Obj("a", words=["permanent"], qualifiers=<post-modifiers>)``."""
+        act = self._cond_action("condition:x", meta, ch)
+        low = self._low(meta)
+        act.verb = ("condition:would_die" if " would die" in low else
+                    "condition:would_put" if " would be put" in low else "condition:was_put")
+        quals = act.extra.pop("qualifiers", [])
+        head = low.split(" would ")[0].split(" was ")[0]
+        act.obj = A.Obj("a", None, ["permanent"], self._t(meta)[:len(head)], quals)
+        return act
+
+    def dt2_at(self, meta, ch):
+        """"At the beginning of that turn's end step" as a lead: the time of a delayed triggered
+        ability (CR 603.7) — ``Action("event:step", extra={step, delayed: True})``."""
+        low = self._low(meta)
+        return A.Action("event:step", extra={"step": low[3:] if low.startswith("at ") else low, "delayed": True},
+                        text=self._t(meta))
