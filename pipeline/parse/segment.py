@@ -147,26 +147,21 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     i = 0
     while i < n:
         c = text[i]
+        end = None
         if c == '"':
             inq = not inq
             if not inq and text[i - 1:i] == "." and text[i + 1:i + 2] == " " and text[i + 2:i + 3].isupper():
-                # a quoted ability ends the sentence: 'it has "… you control." It gains haste …'
-                spans.append((start, i + 1))
-                j = i + 1
-                while j < n and text[j] == " ":
-                    j += 1
-                start = j
-                i = j
-                continue
+                end = i + 1  # a quoted ability ends the sentence: 'it has "… you control." It gains haste …'
         elif c == "." and not inq and (i + 1 == n or text[i + 1] == " "):
-            spans.append((start, i + 1))
-            j = i + 1
-            while j < n and text[j] == " ":
-                j += 1
-            start = j
-            i = j
+            end = i + 1
+        if end is None:
+            i += 1
             continue
-        i += 1
+        spans.append((start, end))
+        j = end
+        while j < n and text[j] == " ":
+            j += 1
+        start = i = j
     if start < n:
         spans.append((start, n))
     return spans
