@@ -133,16 +133,6 @@ class CopyRules(Transformer):
     cp_copy_optional = _copy("copy_spell", optional=True)
     cp_copy_optional_new_targets = _copy("copy_spell", optional=True, new_targets=True)
 
-    def copy_effect(self, meta, ch):
-        c = ch[0]
-        if c.mode == "copy_spell" and c.original is not None:
-            words = c.original.words
-            if "ability" in words or "abilities" in words:
-                c.mode = "copy_ability"
-            elif "card" in words or "cards" in words:
-                c.mode = "copy_card"
-        return c
-
     def copy_except(self, meta, ch):
         """The exceptions in order; a leading condition (``ce_conditional``) applies to the
         exception it heads and to every later one (CR 707.9)."""
