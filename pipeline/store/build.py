@@ -31,6 +31,7 @@ from pipeline.normalize.collect import CardCollection
 from pipeline.normalize.model import SourceInfo
 from pipeline.parse import GRAMMAR_VERSION
 from pipeline.store.abilities import FaceParser
+from pipeline.store.data_quality import stamp_run_id
 from pipeline.store.ddl import insert_rows
 from pipeline.store.runs import connect_retrying, open_previous
 from pipeline.store.schema import SCHEMA_VERSION, columns_of, create_tables
@@ -164,8 +165,10 @@ def build_database(
         con = duckdb.connect(str(tmp))
         try:
             result = _fill(con, collection, source, cache, rules_text, step)
+            row = run_row(result.counts, result.parsed)
+            result.counts["data_quality"] = stamp_run_id(con, row[0])  # rows the stages recorded
             con.executemany(f"INSERT INTO runs VALUES ({', '.join('?' * len(columns_of('runs')))})",
-                            old_runs + [run_row(result.counts, result.parsed)])
+                            old_runs + [row])
             con.execute("CHECKPOINT")
         finally:
             con.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import duckdb
 
+from pipeline.store import data_quality
 from pipeline.store.ddl import create_table
 
 SCHEMA_VERSION = 1
@@ -97,6 +98,7 @@ TABLES: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
         ("grammar_version", "VARCHAR", "Grammar version that produced the entry."),
         ("abilities", "JSON", "The face's list of ability records (text, kind, is_mana_ability, fully_parsed, ast)."),
     ]),
+    data_quality.TABLE: (data_quality.TABLE_COMMENT, data_quality.COLUMNS),  # pipeline/store/data_quality.py
 }
 
 
