@@ -11,4 +11,4 @@ Stages (one subpackage each, in data-flow order):
 ``serve``      read-only SQL, card pages, exports
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from pipeline.cli import main
+from pipeline.store.views import DEPRECATED_ALIASES
 from tests.conftest import bundled_database, rows
 
 
@@ -31,13 +32,14 @@ def kv_metadata(path) -> dict[str, str]:
     return dict(duckdb.sql(f"SELECT decode(key), decode(value) FROM parquet_kv_metadata('{path}')").fetchall())
 
 
-def test_every_public_relation_is_exported_and_parse_cache_is_not(db, exported):
+def test_every_public_relation_is_exported_and_parse_cache_and_deprecated_aliases_are_not(db, exported):
     public = {name for (name,) in rows(db, """SELECT table_name FROM duckdb_tables() WHERE NOT internal
                                               UNION SELECT view_name FROM duckdb_views() WHERE NOT internal""")}
     files = {p.stem for p in exported.glob("*.parquet")}
-    assert files == public - {"parse_cache"}
-    assert {"cards", "abilities", "rulings", "mana_abilities", "v_mana_producers", "copy_effects",
-            "cost_components", "v_tap_abilities", "v_untap_abilities", "v_x_enters_effects"} <= files
+    assert files == public - {"parse_cache"} - set(DEPRECATED_ALIASES)
+    assert set(DEPRECATED_ALIASES) <= public
+    assert {"cards", "abilities", "rulings", "mana_abilities", "mana_producers", "copy_effects",
+            "cost_components", "tap_abilities", "untap_abilities", "x_enters_effects"} <= files
     assert not list(exported.glob(".*"))  # no temporary files left
 
 
@@ -65,11 +67,11 @@ def test_values_and_types_survive(db, exported):
 
 def test_key_value_metadata(db, exported):
     meta = dict(rows(db, "SELECT key, value FROM meta"))
-    kv = kv_metadata(exported / "v_mana_producers.parquet")
+    kv = kv_metadata(exported / "mana_producers.parquet")
     assert kv["source"] == "mtgjson" and kv["source_version"] == meta["source_version"]
     assert kv["source_version"].startswith("5.2.0+20220425+sha256:")
     assert kv["grammar_version"] == meta["grammar_version"] and kv["schema_version"] == meta["schema_version"]
-    assert (kv["relation"], kv["relation_kind"]) == ("v_mana_producers", "view")
+    assert (kv["relation"], kv["relation_kind"]) == ("mana_producers", "view")
     assert datetime.fromisoformat(kv["exported_at"]).tzinfo is not None
     assert kv_metadata(exported / "rulings.parquet")["relation_kind"] == "table"
 
@@ -114,7 +116,7 @@ def test_query_parquet_needs_output_and_stays_read_only(db, tmp_path):
 def test_query_output_file_for_text_formats(db, tmp_path):
     out = tmp_path / "untap.csv"
     result = CliRunner().invoke(main, ["query", "--db", str(db), "--format", "csv", "--output", str(out),
-                                       "SELECT name FROM v_untap_abilities WHERE name LIKE 'P%' ORDER BY name"])
+                                       "SELECT name FROM untap_abilities WHERE name LIKE 'P%' ORDER BY name"])
     assert result.exit_code == 0, result.output
     assert out.read_text(encoding="utf-8").splitlines() == ["name", "Pale Wayfarer", "Patrol Signaler", "Pili-Pala",
                                                               "Puresight Merrow"]

@@ -30,8 +30,8 @@ STATEMENTS = readme_statements()
 def test_readme_has_example_queries_for_every_view():
     text = "\n".join(STATEMENTS)
     assert len(STATEMENTS) >= 15
-    for view in ("v_mana_producers", "v_tap_abilities", "v_untap_abilities", "cost_components", "copy_effects",
-                 "v_x_enters_effects", "v_ast_nodes", "card_rules"):
+    for view in ("mana_producers", "tap_abilities", "untap_abilities", "cost_components", "copy_effects",
+                 "x_enters_effects", "ast_nodes", "card_rules"):
         assert f"FROM {view}" in text or f"JOIN {view}" in text, view
 
 

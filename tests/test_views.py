@@ -9,7 +9,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline.store.views import VIEW_NAMES, VIEWS, create_views
+from pipeline.store.views import ALIASES_REMOVED_IN, DEPRECATED_ALIASES, VIEW_NAMES, VIEWS, create_views
 from tests.conftest import bundled_database, rows
 
 
@@ -28,10 +28,27 @@ def test_every_view_is_created_with_comments(db):
         assert all(comment for _, comment in cols)
 
 
+def test_deprecated_v_aliases_give_the_new_views_rows_and_say_so(db):
+    """The old ``v_…`` names (before 0.2.0) are ``SELECT *`` aliases of the plain-noun views."""
+    assert set(DEPRECATED_ALIASES) == {"v_ast_nodes", "v_mana_producers", "v_tap_abilities",
+                                       "v_untap_abilities", "v_x_enters_effects"}
+    views = dict(rows(db, "SELECT view_name, comment FROM duckdb_views() WHERE NOT internal"))
+    for alias, target in DEPRECATED_ALIASES.items():
+        assert alias == "v_" + target and target in VIEW_NAMES
+        assert views[alias].startswith(f"Deprecated alias of {target} ") and ALIASES_REMOVED_IN in views[alias]
+        assert rows(db, "SELECT column_name, comment FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index",
+                    [alias]) == list(next(v for v in VIEWS if v.name == target).columns.items())
+    # same rows, on views small enough to compare whole
+    for alias in ("v_mana_producers", "v_untap_abilities", "v_x_enters_effects"):
+        target = DEPRECATED_ALIASES[alias]
+        new = rows(db, f"SELECT * FROM {target} ORDER BY ALL")
+        assert len(new) > 0 and rows(db, f"SELECT * FROM {alias} ORDER BY ALL") == new
+
+
 def test_mana_producers(db):
     got = {r[0]: r[1:] for r in rows(db, """
         SELECT name, category, produced_mana, production_kinds, intrinsic, is_land, dependent
-        FROM v_mana_producers WHERE name IN ('Llanowar Elves', 'Birds of Paradise', 'Forest', 'Gemstone Mine',
+        FROM mana_producers WHERE name IN ('Llanowar Elves', 'Birds of Paradise', 'Forest', 'Gemstone Mine',
                                              'Llanowar Wastes', 'Clone')""")}
     assert got["Llanowar Elves"] == ("creature", ["G"], ["fixed"], False, False, False)
     assert got["Birds of Paradise"] == ("creature", ["W", "U", "B", "R", "G"], ["any_color"], False, False, False)
@@ -41,7 +58,7 @@ def test_mana_producers(db):
     assert got["Llanowar Wastes"][1] == ["B", "G", "C"]
     assert "Clone" not in got  # produces no mana
     # exactly the cards with a non-empty produced_mana
-    assert rows(db, "SELECT count(*) FROM v_mana_producers") == \
+    assert rows(db, "SELECT count(*) FROM mana_producers") == \
         rows(db, "SELECT count(*) FROM cards WHERE len(produced_mana) > 0")
 
 
@@ -64,17 +81,17 @@ def test_cost_components_of_real_cards(db):
 
 
 def test_tap_and_untap_abilities(db):
-    tap = {r[0]: r[1:] for r in rows(db, """SELECT name, text, components, is_mana_ability FROM v_tap_abilities
+    tap = {r[0]: r[1:] for r in rows(db, """SELECT name, text, components, is_mana_ability FROM tap_abilities
                                             WHERE name IN ('Llanowar Elves', 'Benthic Explorers')""")}
     assert tap["Llanowar Elves"] == ("{T}: Add {G}.", ["tap"], True)
     assert tap["Benthic Explorers"][1] == ["tap", "untap_object"]
-    untap = {r[0]: r[1:] for r in rows(db, "SELECT name, components, granted FROM v_untap_abilities")}
+    untap = {r[0]: r[1:] for r in rows(db, "SELECT name, components, granted FROM untap_abilities")}
     assert untap["Pili-Pala"] == (["mana", "untap"], False)
     assert untap["Snow Mercy"] == (["tap", "untap", "tap", "untap", "tap"], False)
     assert untap["Umbral Mantle"] == (["mana", "untap"], True)
     assert "Benthic Explorers" not in untap
     # every {Q} row has an UntapCost node in its AST
-    assert rows(db, """SELECT count(*) FROM v_untap_abilities u WHERE NOT EXISTS (SELECT 1 FROM v_ast_nodes n
+    assert rows(db, """SELECT count(*) FROM untap_abilities u WHERE NOT EXISTS (SELECT 1 FROM ast_nodes n
                        WHERE n.ability_id = u.ability_id AND n.node = 'UntapCost')""") == [(0,)]
 
 
@@ -106,7 +123,7 @@ def test_copy_effects_conditional_exceptions(db):
 
 
 def test_x_enters_effects(db):
-    got = {r[0]: r[1:] for r in rows(db, """SELECT name, effect_kind, counters, x_in_mana_cost FROM v_x_enters_effects
+    got = {r[0]: r[1:] for r in rows(db, """SELECT name, effect_kind, counters, x_in_mana_cost FROM x_enters_effects
                                             WHERE name IN ('Hangarback Walker', 'Altered Ego', 'Chalice of the Void',
                                                            'Ravenous Gigantotherium', 'Clone')""")}
     assert got["Hangarback Walker"] == ("enters_with_counters", [{"counter": "+1/+1", "amount": "X", "is_x": True}],
@@ -129,8 +146,8 @@ def test_views_tolerate_absent_nodes(db, tmp_path):
                        json_object('node', 'Unparsed', 'text', text))""")
         counts = {name: con.execute(f"SELECT count(*) FROM {name}").fetchall()[0][0] for name in VIEW_NAMES}
         (abilities,) = con.execute("SELECT count(*) FROM abilities").fetchall()[0]
-        assert counts.pop("v_ast_nodes") == 2 * abilities  # Ability + Unparsed
-        assert counts.pop("v_mana_producers") > 0  # reads cards.produced_mana, not the ASTs
+        assert counts.pop("ast_nodes") == 2 * abilities  # Ability + Unparsed
+        assert counts.pop("mana_producers") > 0  # reads cards.produced_mana, not the ASTs
         assert counts == {name: 0 for name in counts}
         # 2. the nodes are there but every field except 'node' is missing, or the AST is NULL
         con.execute("""UPDATE abilities SET ast = CASE ability_index % 3
@@ -143,8 +160,8 @@ def test_views_tolerate_absent_nodes(db, tmp_path):
         assert con.execute("SELECT count(*) FROM cost_components").fetchall() == [(0,)]
         assert con.execute("SELECT DISTINCT copy_kind, optional, copied_object, exceptions, extra_counters "
                            "FROM copy_effects").fetchall() == [(None, False, None, [], [])]
-        assert con.execute("SELECT count(*) FROM v_x_enters_effects").fetchall() == [(0,)]
+        assert con.execute("SELECT count(*) FROM x_enters_effects").fetchall() == [(0,)]
         # 3. create_views itself runs on such a database
-        assert create_views(con) == list(VIEW_NAMES)
+        assert create_views(con) == list(VIEW_NAMES) + list(DEPRECATED_ALIASES)
     finally:
         con.close()

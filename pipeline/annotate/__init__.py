@@ -31,7 +31,7 @@ from pipeline.annotate.mapping import (
 )
 from pipeline.annotate.ruling_links import link_ruling
 from pipeline.sources.comprehensive_rules import parse_comprehensive_rules
-from pipeline.store.ddl import create_table, insert_rows, sql_literal
+from pipeline.store.ddl import comment_relation, create_table, insert_rows
 
 __all__ = ["annotate", "ANNOTATION_TABLES"]
 
@@ -81,6 +81,14 @@ UNION ALL
 SELECT oracle_id, rule, 'inferred' AS how, reason FROM inferred_rules
 """
 
+CARD_RULES_COLUMNS = {
+    "oracle_id": "The card (cards.oracle_id).",
+    "rule": "CR number (rules.rule) that governs the card.",
+    "how": "'cited' (a ruling of the card cites the rule, ruling_rule_refs) or 'inferred' (from a feature, inferred_rules).",
+    "reason": "Why: 'cited by ruling <ruling_id> (<rule as written>)', with ' — not in the loaded CR' when the cited "
+              "number is not in rules; for inferred rows inferred_rules.reason.",
+}
+
 
 def _rows(con: duckdb.DuckDBPyConnection, sql: str) -> list[dict[str, Any]]:
     cur = con.execute(sql)
@@ -98,8 +106,8 @@ def _create(con: duckdb.DuckDBPyConnection) -> None:
     for table, (comment, columns) in ANNOTATION_TABLES.items():
         create_table(con, table, comment, columns, replace=True)
     con.execute(CARD_RULES_VIEW)
-    con.execute("COMMENT ON VIEW card_rules IS "
-                + sql_literal("Rules per card: cited by its rulings ∪ inferred from its features (how = 'cited'|'inferred')."))
+    comment_relation(con, "card_rules", "Rules per card: cited by its rulings ∪ inferred from its features "
+                     "(how = 'cited'|'inferred').", CARD_RULES_COLUMNS, kind="VIEW")
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[tuple]) -> None:

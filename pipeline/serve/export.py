@@ -17,6 +17,7 @@ from pathlib import Path
 import duckdb
 
 from pipeline.serve.query import DatabaseMissing
+from pipeline.store.views import DEPRECATED_ALIASES
 
 #: Tables not exported: the parse cache is the build's own memo (face-text hash → ability
 #: records), not data for users.
@@ -39,7 +40,8 @@ class ExportedFile:
 def public_relations(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str]]:
     """Return ``[(name, 'table'|'view')]`` of the user-facing relations in schema ``main``, by name.
 
-    Leaves out :data:`INTERNAL_TABLES`, DuckDB's internal views and temporary objects.
+    Leaves out :data:`INTERNAL_TABLES`, the deprecated view aliases
+    (:data:`pipeline.store.views.DEPRECATED_ALIASES`), DuckDB's internal views and temporary objects.
     """
     rows = con.execute("""
         SELECT table_name, 'table' FROM duckdb_tables()
@@ -48,7 +50,7 @@ def public_relations(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str]]:
         SELECT view_name, 'view' FROM duckdb_views()
         WHERE schema_name = 'main' AND database_name = current_database() AND NOT internal AND NOT temporary
         ORDER BY 1""").fetchall()
-    return [(name, kind) for name, kind in rows if name not in INTERNAL_TABLES]
+    return [(name, kind) for name, kind in rows if name not in INTERNAL_TABLES and name not in DEPRECATED_ALIASES]
 
 
 def export_metadata(con: duckdb.DuckDBPyConnection, exported_at: datetime | None = None) -> dict[str, str]:

@@ -14,6 +14,8 @@ from pathlib import Path
 import duckdb
 
 from pipeline.serve.export import INTERNAL_TABLES, require_database
+from pipeline.store.schema import META_KEYS
+from pipeline.store.views import DEPRECATED_ALIASES
 
 REGENERATE = "mtg-pipeline schema-doc --fresh --output docs/schema.md"
 
@@ -58,18 +60,30 @@ def read_catalog(con: duckdb.DuckDBPyConnection) -> list[Relation]:
     return [Relation(name, kind, comment or None, tuple(cols.get(name, ()))) for name, kind, comment in rels]
 
 
-def missing_comments(relations: list[Relation]) -> list[str]:
-    """Names ('table' or 'table.column') that have no comment, in document order."""
+def read_meta_keys(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str | None]]:
+    """``[(key, meaning)]`` of every key in the database's ``meta`` table, by key; the meaning
+    from :data:`pipeline.store.schema.META_KEYS` (None for a key not documented there).
+    Empty when there is no ``meta`` table."""
+    try:
+        keys = [k for (k,) in con.execute("SELECT key FROM meta ORDER BY key").fetchall()]
+    except duckdb.CatalogException:
+        return []
+    return [(k, META_KEYS.get(k)) for k in keys]
+
+
+def missing_comments(relations: list[Relation], meta_keys: list[tuple[str, str | None]] = ()) -> list[str]:
+    """Names ('table', 'table.column' or 'meta[key]') that have no comment, in document order."""
     out = []
     for rel in relations:
         if not rel.comment:
             out.append(rel.name)
         out += [f"{rel.name}.{c.name}" for c in rel.columns if not c.comment]
-    return out
+    return out + [f"meta[{key}]" for key, meaning in meta_keys if not meaning]
 
 
-def render(relations: list[Relation]) -> str:
-    """Render ``relations`` as the Markdown text of docs/schema.md."""
+def render(relations: list[Relation], meta_keys: list[tuple[str, str | None]] = ()) -> str:
+    """Render ``relations`` (and, under the ``meta`` table, ``meta_keys`` as from
+    :func:`read_meta_keys`) as the Markdown text of docs/schema.md."""
     lines = [
         "# Database schema",
         "",
@@ -81,7 +95,8 @@ def render(relations: list[Relation]) -> str:
         f"Regenerate with `{REGENERATE}`; a test fails when this file differs from a fresh build.",
         "",
         "Views are built on the ability ASTs (`abilities.ast`, docs/ast.md) and return no rows, rather than",
-        "an error, where the grammar produces no such node. Tables marked *internal* are left out of",
+        "an error, where the grammar produces no such node. Tables marked *internal* and views marked",
+        "*deprecated alias* (the old `v_…` names, kept for one release) are left out of",
         "`mtg-pipeline export --parquet`.",
         "",
         "## Contents",
@@ -90,7 +105,8 @@ def render(relations: list[Relation]) -> str:
         "|---|---|---|",
     ]
     for rel in relations:
-        kind = rel.kind + (" (internal)" if rel.name in INTERNAL_TABLES else "")
+        kind = rel.kind + (" (internal)" if rel.name in INTERNAL_TABLES else
+                           " (deprecated alias)" if rel.name in DEPRECATED_ALIASES else "")
         lines.append(f"| [`{rel.name}`](#{_anchor(rel.name)}) | {kind} | "
                      f"{_cell(rel.comment)} |")
     for heading, kind in (("Tables", "table"), ("Views", "view")):
@@ -99,10 +115,14 @@ def render(relations: list[Relation]) -> str:
             continue
         lines += ["", f"## {heading}"]
         for rel in group:
-            internal = " *(internal: not exported)*" if rel.name in INTERNAL_TABLES else ""
+            internal = (" *(internal: not exported)*" if rel.name in INTERNAL_TABLES else
+                        " *(deprecated alias: not exported)*" if rel.name in DEPRECATED_ALIASES else "")
             lines += ["", f"### {rel.name}", "", f"{_text(rel.comment)}{internal}", "",
                       "| column | type | meaning |", "|---|---|---|"]
             lines += [f"| `{c.name}` | `{_cell(c.type)}` | {_cell(c.comment)} |" for c in rel.columns]
+            if rel.name == "meta" and meta_keys:
+                lines += ["", "Keys:", "", "| key | meaning |", "|---|---|"]
+                lines += [f"| `{key}` | {_cell(meaning)} |" for key, meaning in meta_keys]
     return "\n".join(lines) + "\n"
 
 
@@ -112,7 +132,7 @@ def generate(db_path: str | Path) -> str:
     require_database(db_path)
     con = duckdb.connect(str(db_path), read_only=True)
     try:
-        return render(read_catalog(con))
+        return render(read_catalog(con), read_meta_keys(con))
     finally:
         con.close()
 

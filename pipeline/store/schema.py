@@ -14,9 +14,22 @@ from pipeline.store.ddl import create_table
 
 SCHEMA_VERSION = 1
 
+#: Every key of the ``meta`` table → its one-line meaning (docs/schema.md lists them under ``meta``;
+#: a test checks that a fresh build writes no key missing here).
+META_KEYS: dict[str, str] = {
+    "built_at": "When the database was built: ISO 8601 UTC timestamp, seconds.",
+    "grammar_version": "Grammar version the ASTs were parsed with: the grammar's major version, '.', and the first 10 hex "
+                       "digits of the sha256 of the grammar text (grammar/*.lark), e.g. '1.0123456789'.",
+    "schema_version": "Schema version of this database (an integer); mtg-pipeline reads only databases of its own schema version.",
+    "source": "Kinds of source files read, '+'-joined: 'mtgjson', 'scryfall' or 'mtgjson+scryfall'.",
+    "source_version": "The source's own version: MTGJSON meta.version, Scryfall updated_at, or a content hash of local files.",
+    "text_conflicts": "Number of oracle ids for which the sources gave two different Oracle texts for one face; "
+                      "the first text read was kept.",
+}
+
 # table → (table comment, [(column, type, comment)])
 TABLES: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
-    "meta": ("Key/value facts about this database: schema_version, grammar_version, built_at, source, source_version.", [
+    "meta": ("Key/value facts about this database, one row per key: " + ", ".join(META_KEYS) + " (meanings below).", [
         ("key", "VARCHAR PRIMARY KEY", "Fact name."),
         ("value", "VARCHAR", "Fact value, as text."),
     ]),

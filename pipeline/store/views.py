@@ -4,7 +4,7 @@
 creates every view of :data:`VIEWS` with a comment on the view and on each of its columns
 (``COMMENT ON``; docs/schema.md is generated from them).
 
-Every view finds AST nodes by walking the JSON with DuckDB's ``json_tree`` (``v_ast_nodes``
+Every view finds AST nodes by walking the JSON with DuckDB's ``json_tree`` (``ast_nodes``
 shows that walk: one row per node) and reads them with DuckDB's JSON operators (``->``,
 ``->>``, ``json_extract``, ``json_transform``). A node or field the grammar does not (yet)
 produce gives no rows or NULL values, never an error: the views only filter on the ``node``
@@ -48,7 +48,7 @@ def _is_x(expr: str) -> str:
 
 
 def _walk(prefilter: str, condition: str) -> str:
-    """A subquery with v_ast_nodes' columns (minus ``field``): the AST nodes matching ``condition``
+    """A subquery with ast_nodes' columns (minus ``field``): the AST nodes matching ``condition``
     (on ``t``, a json_tree row) of the abilities ``a`` matching ``prefilter``."""
     return f"""(
     SELECT a.ability_id, a.oracle_id, a.face_index, a.ability_index, a.kind AS ability_kind,
@@ -130,7 +130,7 @@ _CATEGORY = """CASE
 
 VIEWS: list[View] = [
     View(
-        "v_ast_nodes",
+        "ast_nodes",
         "Every node of every ability AST (abilities.ast, docs/ast.md), one row each, found by walking the JSON "
         "(json_tree), as the other AST views do.",
         """
@@ -154,7 +154,7 @@ WHERE t.type = 'OBJECT' AND (t.value->>'node') IS NOT NULL""",
         },
     ),
     View(
-        "v_mana_producers",
+        "mana_producers",
         "Cards that could produce mana through their own abilities (cards.produced_mana non-empty, CR 106.7), "
         "with their produced mana, card category and how the mana is produced (mana_abilities).",
         f"""
@@ -261,8 +261,8 @@ JOIN cards c USING (oracle_id)""",
 
 
 VIEWS += [
-    _cost_symbol_view("v_tap_abilities", "tap", "TapCost", "{T}", "the tap symbol, CR 107.5"),
-    _cost_symbol_view("v_untap_abilities", "untap", "UntapCost", "{Q}", "the untap symbol, CR 107.6"),
+    _cost_symbol_view("tap_abilities", "tap", "TapCost", "{T}", "the tap symbol, CR 107.5"),
+    _cost_symbol_view("untap_abilities", "untap", "UntapCost", "{Q}", "the untap symbol, CR 107.6"),
     View(
         "copy_effects",
         "One row per copy effect (CR 707) in any ability AST, with what is copied, its exceptions (CR 707.9) "
@@ -303,7 +303,7 @@ JOIN cards c ON c.oracle_id = n.oracle_id""",
         },
     ),
     View(
-        "v_x_enters_effects",
+        "x_enters_effects",
         "Effects that depend on X as a permanent enters (CR 107.3, 107.3m): 'enters with X counters' replacement "
         "effects, copy effects with X extra counters, and enters-triggered abilities whose effect uses X.",
         f"""
@@ -361,16 +361,32 @@ WHERE h.effect_kind <> 'copy_with_counters' OR len(list_filter(h.counters, lambd
 #: View names in creation order.
 VIEW_NAMES = tuple(v.name for v in VIEWS)
 
+#: Deprecated alias → view it selects from. The views lost their ``v_`` prefix in 0.2.0 (one
+#: naming scheme: plain nouns); the old names stay as ``SELECT *`` aliases for one release and
+#: are removed in 0.3.0. They are not exported (``export --parquet`` writes the new names).
+DEPRECATED_ALIASES: dict[str, str] = {
+    "v_ast_nodes": "ast_nodes",
+    "v_mana_producers": "mana_producers",
+    "v_tap_abilities": "tap_abilities",
+    "v_untap_abilities": "untap_abilities",
+    "v_x_enters_effects": "x_enters_effects",
+}
+
+#: Release that removes :data:`DEPRECATED_ALIASES`.
+ALIASES_REMOVED_IN = "0.3.0"
+
 
 def create_views(con: duckdb.DuckDBPyConnection) -> list[str]:
-    """Create (or replace) every view of :data:`VIEWS` in ``con`` with its comments.
+    """Create (or replace) every view of :data:`VIEWS` in ``con`` with its comments, then the
+    :data:`DEPRECATED_ALIASES` of the views created (``SELECT *`` from the new name, with the
+    same column comments and a comment saying what replaces them).
 
     Needs the tables ``cards`` and ``abilities``; a view whose ``requires`` tables are missing
     (a checkout without the derive stage, whose ``mana_abilities`` and
-    ``cards.produced_mana_dependent`` v_mana_producers reads) is not created. Returns the names
-    of the views created. Views are not evaluated here (no build time). Raises ``ValueError``
-    when a view's output columns differ from its documented ``columns``, and ``duckdb.Error``
-    (naming the view) when a view cannot be created.
+    ``cards.produced_mana_dependent`` mana_producers reads) is not created, nor its alias.
+    Returns the names of the views created (aliases included). Views are not evaluated here
+    (no build time). Raises ``ValueError`` when a view's output columns differ from its
+    documented ``columns``, and ``duckdb.Error`` (naming the view) when a view cannot be created.
     """
     tables = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
     created = []
@@ -388,5 +404,13 @@ def create_views(con: duckdb.DuckDBPyConnection) -> list[str]:
             raise ValueError(f"view {view.name}: columns {actual} differ from the documented {list(view.columns)}")
         comment_relation(con, view.name, view.comment, view.columns, kind="VIEW")
         created.append(view.name)
+    by_name = {v.name: v for v in VIEWS}
+    for alias, target in DEPRECATED_ALIASES.items():
+        if target not in created:
+            continue
+        con.execute(f"CREATE OR REPLACE VIEW {alias} AS SELECT * FROM {target}")
+        comment_relation(con, alias, f"Deprecated alias of {target} (SELECT * FROM {target}), kept for one release: "
+                         f"removed in {ALIASES_REMOVED_IN}; query {target} instead.",
+                         by_name[target].columns, kind="VIEW")
+        created.append(alias)
     return created
-
