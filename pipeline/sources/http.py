@@ -4,9 +4,11 @@ One :class:`Fetcher` wraps a ``requests`` Session and applies, to every request:
 
 * Scryfall's API etiquette (https://scryfall.com/docs/api): a descriptive ``User-Agent`` and an
   ``Accept`` header; at most one request per ``min_interval`` seconds to a host (0.1 s: ≤ 10/s);
-* a host allow-list: only ``https`` URLs on the listed hosts (``scryfall.com``, ``*.scryfall.io`` …)
-  are followed, redirects included; ``extra_hosts`` (a mirror or a test server) are also allowed
-  over plain ``http``. Anything else raises :class:`HostNotAllowed` before a byte is sent;
+* the URL policy of :mod:`pipeline.sources.url_policy` on every URL requested or followed
+  (redirects included): https on the listed hosts (``scryfall.com``, ``*.scryfall.io`` …), or
+  http(s) on ``extra_hosts`` (a mirror or a test server); ambiguous URLs (backslashes, user info,
+  non-ASCII, IP literals not listed) are refused. Anything else raises :class:`HostNotAllowed`
+  before a byte is sent;
 * connect and read timeouts; retries with exponential backoff on connection errors, timeouts,
   a connection broken mid-body, a short body and HTTP 5xx/408; on HTTP 429 (and 503) the
   ``Retry-After`` header (seconds or HTTP-date) is honoured;
@@ -37,14 +39,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 import ijson
 import requests
 import urllib3
 
-from pipeline.sources.errors import SourceError
 from pipeline.sources.files import GZIP_MAGIC
+from pipeline.sources.url_policy import DownloadError, HostNotAllowed, check_url, host_allowed, parse_checked  # noqa: F401
 
 PROJECT_URL = "https://github.com/mtg-pipeline/mtg-pipeline"
 ACCEPT = "application/json;q=0.9,*/*;q=0.8"
@@ -65,14 +67,6 @@ def _version() -> str:
 
 
 DEFAULT_USER_AGENT = f"mtg-pipeline/{_version()} (+{PROJECT_URL})"
-
-
-class DownloadError(SourceError):
-    """A download failed or its result was rejected; ``path`` is the URL. One line, for the user."""
-
-
-class HostNotAllowed(DownloadError):
-    """A URL is not https on an allowed host (nor on a configured extra host)."""
 
 
 @dataclass(frozen=True)
@@ -153,38 +147,6 @@ def write_meta(dest: Path, meta: CacheMeta) -> None:
     tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
     tmp.write_text(json.dumps(meta.__dict__, indent=1, sort_keys=True), encoding="utf-8")
     os.replace(tmp, path)
-
-
-def host_allowed(host: str, patterns: Sequence[str]) -> bool:
-    """True when ``host`` equals a pattern or, for ``*.domain``, is a subdomain of ``domain``."""
-    host = host.lower().rstrip(".")
-    for p in patterns:
-        p = p.lower().strip()
-        if p.startswith("*.") and host.endswith(p[1:]):
-            return True
-        if host == p:
-            return True
-    return False
-
-
-def check_url(url: str, allowed: Sequence[str], extra_hosts: Sequence[str] = ()) -> str:
-    """Return ``url`` if it may be fetched: https on an ``allowed`` host, or http(s) on an extra host.
-
-    Raises HostNotAllowed (naming the URL and how to allow a mirror) otherwise.
-    """
-    parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
-    if parts.scheme not in ("http", "https") or not host:
-        raise HostNotAllowed(url, "refusing to fetch: not an http(s) URL")
-    if host_allowed(host, extra_hosts):
-        return url
-    if not host_allowed(host, allowed):
-        raise HostNotAllowed(
-            url, f"refusing to fetch: host {host!r} is not allowed (allowed: {', '.join(allowed)}); "
-                 f"to use a mirror pass --allow-host {host} or set MTG_PIPELINE_ALLOW_HOSTS")
-    if parts.scheme != "https":
-        raise HostNotAllowed(url, f"refusing to fetch: plain http to {host!r}; only https is allowed")
-    return url
 
 
 class _Retry(Exception):
@@ -293,8 +255,7 @@ class Fetcher:
         """GET ``url`` (following allowed redirects) → a streaming 200 or 304 response and the final URL."""
         cfg = self.config
         for _ in range(MAX_REDIRECTS + 1):
-            check_url(url, allowed, cfg.extra_hosts)
-            self._throttle((urlsplit(url).hostname or "").lower())
+            self._throttle(parse_checked(url, allowed, cfg.extra_hosts).host)  # before any byte is sent
             self.requests_made += 1
             try:
                 response = self.session.get(url, headers=headers, stream=True, allow_redirects=False,
@@ -307,8 +268,10 @@ class Fetcher:
                 raise DownloadError(url, f"request failed: {_brief(exc)}") from exc
             status = response.status_code
             if response.is_redirect:
-                location = response.headers["Location"]
+                location = response.headers.get("Location")
                 response.close()
+                if not location:
+                    raise DownloadError(url, f"HTTP {status} redirect without a Location header")
                 url = urljoin(url, location)
                 continue
             if status in (200, 304):
