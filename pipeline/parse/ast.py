@@ -379,13 +379,17 @@ class CreateToken(Node):
     """"Create N … token(s)" (CR 111). count Amount; token_name: predefined token name
     ("Treasure", "Food", "Clue", "Gold", "Powerstone"…) when the token is one, else None;
     pt: "1/1"; words: descriptor words; abilities: quoted abilities granted to the token
-    (Ability bodies); tapped/attacking flags; copy: CopyEffect when it's a copy."""
+    (Ability bodies); tapped/attacking flags; copy: CopyEffect when it's a copy.
+    subject: the player who creates the token when the text names one ("Its controller
+    creates …", "target opponent creates …"; Obj), else None (the ability's controller).
+    The player who creates a token is its owner and controller (CR 111.2)."""
     count: Amount
     token_name: str | None = None
     pt: str | None = None
     words: list[str] = field(default_factory=list)
     abilities: list[Node] = field(default_factory=list)
     text: str = ""
+    subject: Node | None = None
 
 
 @dataclass

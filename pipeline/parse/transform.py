@@ -811,7 +811,7 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
         if isinstance(act, A.Action):
             act.subject = subj
             act.text = self._t(meta)
-        elif isinstance(act, (A.CopyEffect, A.GrantAbility)):
+        elif isinstance(act, (A.CopyEffect, A.GrantAbility, A.CreateToken)):
             act.subject = subj
             if isinstance(act, A.GrantAbility):
                 act.text = self._t(meta)

@@ -304,6 +304,15 @@ class StaticRules(Transformer):
     def a_spend_as_though(self, meta, ch):  # CR 609.4b
         return A.Action("spend_as_though", extra={"rule": self._low(meta)}, text=self._t(meta))
 
+    def c_every_basic_land_type(self, meta, ch):  # CR 305.6: the five basic land types, added (205.1b)
+        return A.Action("is_also", subject=_first(ch, A.Obj),
+                        extra={"words": ["plains", "island", "swamp", "mountain", "forest"],
+                               "every": "basic land type"}, text=self._t(meta))
+
+    def c_is_also_list(self, meta, ch):  # "~ is also a Cleric, Rogue, Warrior, and Wizard" (CR 205.1b)
+        words = [w for w in next(c for c in ch if isinstance(c, list)) if w not in ("and", "or")]
+        return A.Action("is_also", subject=_first(ch, A.Obj), extra={"words": words}, text=self._t(meta))
+
     def c_animated(self, meta, ch):  # "Enchanted land is a 5/6 … creature that's still a land" (CR 205.1b)
         subj = _first(ch, A.Obj)
         pt = next((str(c) for c in ch if isinstance(c, Token) and c.type == "PT"), None)
