@@ -17,15 +17,22 @@ from pipeline.derive.mana import (
     mana_ability_rows,
     produced_mana_for_face,
 )
-from pipeline.derive.schema import CARD_COLUMNS, MANA_ABILITIES, PRODUCED_MANA_COMMENT
-from pipeline.store.ddl import create_table, sql_literal
+from pipeline.derive.schema import (
+    CARD_COLUMNS,
+    CHARACTERISTIC_EFFECTS,
+    CREATED_TOKENS,
+    MANA_ABILITIES,
+    PRODUCED_MANA_COMMENT,
+)
+from pipeline.store.ddl import create_table, insert_rows, sql_literal
 
 
 __all__ = ["derive", "produced_mana_for_face", "face_mana", "card_mana", "analyze_ability"]
 
 
-#: Node names without which an ability's AST cannot add mana, grant it or create a token.
-_MANA_MARKERS = ('"AddMana"', '"CreateToken"', '"GrantAbility"')
+#: JSON strings without which an ability's AST cannot add mana, grant it, create a token or
+#: change types (``Action`` verbs "is" / "is_also", :mod:`pipeline.derive.effects`).
+_MANA_MARKERS = ('"AddMana"', '"CreateToken"', '"GrantAbility"', '"is_also"', '"is"', '"LevelBlock"', '"ClassLevel"')
 
 
 def derive(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
@@ -36,9 +43,12 @@ def derive(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
       ``cards.token_produced_mana`` VARCHAR[], ``cards.granted_produced_mana`` VARCHAR[]
       (definitions in :mod:`pipeline.derive.schema` and docs/mana.md), with column comments.
     * CREATE TABLE ``mana_abilities``: one row per ability that adds mana itself, plus one
-      per intrinsic basic-land-type ability (CR 305.6), with comments.
+      per intrinsic basic-land-type ability (CR 305.6) and per land type the card's own
+      effect gives it (CR 305.7), with comments.
+    * CREATE TABLE ``characteristic_effects`` (effects on objects' characteristics, CR 613)
+      and ``created_tokens`` (tokens and who gets them, CR 111.2).
 
-    Returns row counts: ``mana_abilities`` (rows), ``mana_ability_cards`` (cards with at least
+    Returns row counts: ``mana_abilities``, ``characteristic_effects``, ``created_tokens`` (rows), ``mana_ability_cards`` (cards with at least
     one mana ability, CR 605.1a/b), ``produced_mana_cards`` (cards with non-empty
     produced_mana), ``produced_mana_dependent_cards``, ``token_mana_cards``, ``granted_mana_cards``.
     Raises ValueError naming the ability id for an AST it cannot read.
@@ -62,6 +72,8 @@ def derive(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
 
     card_rows = []
     mana_rows = []
+    effect_rows = []
+    token_rows = []
     for oracle_id in con.execute("SELECT oracle_id FROM cards ORDER BY oracle_id").fetchall():
         oracle_id = oracle_id[0]
         per_face = []
@@ -78,7 +90,15 @@ def derive(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
                 mana_rows.append((aid, oracle_id, face_index, r["ability_index"], r["origin"], r["produces"],
                                   r["amount"], r["production_kind"], r["production_kinds"], r["has_tap_cost"],
                                   r["has_untap_cost"], r["is_triggered"], r["is_mana_ability"],
-                                  r["ast_is_mana_ability"], r["is_dependent"], r["restrictions"], r["text"]))
+                                  r["ast_is_mana_ability"], r["is_dependent"], r["restrictions"], r["text"],
+                                  r["recipients"], r["condition"], r["rule"]))
+            for e in fm.effects:
+                effect_rows.append((ids.get(e.ability_index), oracle_id, face_index, e.ability_index, e.effect, e.rule,
+                                    e.affected, e.includes_self, e.includes_others, e.zone, e.condition, e.values,
+                                    e.grants_mana, e.pt, e.text))
+            for index, t in fm.tokens:
+                token_rows.append((ids.get(index), oracle_id, face_index, index, t.token, t.count, t.recipient,
+                                   t.recipient_kind, t.may_be_yours, t.produces))
         total = per_face[0] if per_face else None
         for fm in per_face[1:]:
             total = total.merge(fm)
@@ -118,9 +138,19 @@ def derive(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
         con.execute(f"INSERT INTO mana_abilities SELECT {casts} FROM _derive_mana")
         con.unregister("_derive_mana")
 
+    for (table_comment, columns), name, rows in ((CHARACTERISTIC_EFFECTS, "characteristic_effects", effect_rows),
+                                                  (CREATED_TOKENS, "created_tokens", token_rows)):
+        create_table(con, name, table_comment, columns, replace=True)
+        if rows:
+            import pandas as pd
+            insert_rows(con, name, [c for c, _, _ in columns],
+                        pd.DataFrame(rows, columns=[c for c, _, _ in columns]))
+
     q = lambda sql: con.execute(sql).fetchone()[0]  # noqa: E731
     return {
         "mana_abilities": q("SELECT count(*) FROM mana_abilities"),
+        "characteristic_effects": q("SELECT count(*) FROM characteristic_effects"),
+        "created_tokens": q("SELECT count(*) FROM created_tokens"),
         "mana_ability_cards": q("SELECT count(DISTINCT oracle_id) FROM mana_abilities WHERE is_mana_ability"),
         "produced_mana_cards": q("SELECT count(*) FROM cards WHERE len(produced_mana) > 0"),
         "produced_mana_dependent_cards": q("SELECT count(*) FROM cards WHERE produced_mana_dependent"),

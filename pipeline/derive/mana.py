@@ -32,6 +32,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
+from pipeline.derive.effects import (
+    condition_text,
+    face_effects,
+    for_each_color_among,
+    group_scope,
+    level_condition,
+    line_conditions,
+    sentence_contexts,
+)
+
 COLOR_ORDER = "WUBRGC"
 COLORS = ("W", "U", "B", "R", "G")          # CR 106.1a
 MANA_TYPES = COLORS + ("C",)                # CR 106.1b
@@ -278,6 +288,60 @@ class Production:
     dependent: bool
     restrictions: list[str]
     text: str = ""
+    recipient: str = "you"
+
+
+#: Recipient kinds (who gets a token or mana) and whether the card's controller can be that player.
+RECIPIENT_KINDS = {"you": True, "each_player": True, "chosen_player": True, "other_controller": True,
+                   "opponent": False}
+
+
+def recipient_kind(player: str | None) -> str:
+    """Who gets the mana or token, from the wording of the player (``AddMana.player``, the
+    ``CreateToken.subject`` text; None = the ability's controller, CR 106.3, 111.2):
+
+    "you" (none, "you"); "opponent" ("target opponent", "each opponent", "an opponent", "that
+    opponent" — never you); "each_player" ("each player", "all players"); "other_controller"
+    ("its controller", "that creature's controller", "their controller" — the controller of
+    another object, possibly you); "chosen_player" ("target player", "that player", "a player of
+    your choice" …). :data:`RECIPIENT_KINDS` says which can be the card's controller."""
+    text = " ".join((player or "").lower().split())
+    if not text or text in ("you", "~"):
+        return "you"
+    if "opponent" in text:
+        return "opponent"
+    if text in ("each player", "all players", "each player who", "every player"):
+        return "each_player"
+    if "controller" in text:
+        return "other_controller"
+    return "chosen_player"
+
+
+@dataclass
+class TokenRecord:
+    """One "create … token(s)" of an ability (CR 111): token (predefined name or the wording),
+    count (amount text), recipient (the player as worded, "you" when none, CR 111.2),
+    recipient_kind (:func:`recipient_kind`), produces (WUBRGC letters its own abilities add:
+    predefined Treasure/Gold/Powerstone CR 111.10a/c/h, abilities written on it)."""
+    token: str
+    count: str
+    recipient: str
+    recipient_kind: str
+    produces: list[str] = field(default_factory=list)
+
+    @property
+    def may_be_yours(self) -> bool:
+        """The card's controller can be the player who gets the token (:data:`RECIPIENT_KINDS`)."""
+        return RECIPIENT_KINDS[self.recipient_kind]
+
+
+def _token_record(node: dict) -> TokenRecord:
+    subj = node.get("subject")
+    player = (subj.get("text") or "").strip() if isinstance(subj, dict) else None
+    name = node.get("token_name")
+    return TokenRecord(token=name or (node.get("text") or ""), count=amount_text({"amount": node.get("count")}),
+                       recipient=player or "you", recipient_kind=recipient_kind(player),
+                       produces=sort_types(PREDEFINED_TOKEN_MANA.get((name or "").lower(), ())))
 
 
 #: Ability kind of a granted ability body, from its node class.
@@ -299,8 +363,9 @@ class AbilityMana:
     kind: str
     own: list[Production] = field(default_factory=list)
     self_granted: list["AbilityMana"] = field(default_factory=list)
-    token: set[str] = field(default_factory=set)
+    tokens: list[TokenRecord] = field(default_factory=list)
     granted: set[str] = field(default_factory=set)
+    condition: str | None = None
     has_tap_cost: bool = False
     has_untap_cost: bool = False
     is_triggered: bool = False
@@ -311,6 +376,12 @@ class AbilityMana:
     ast_is_mana_ability: bool | None = None
     fully_parsed: bool = True
     text: str = ""
+
+    @property
+    def token(self) -> set[str]:
+        """Mana types of the tokens it creates that the card's controller can get (a token only
+        an opponent gets is not this card's controller's mana: :class:`TokenRecord`)."""
+        return {t for r in self.tokens if r.may_be_yours for t in r.produces}
 
     @property
     def produces(self) -> list[str]:
@@ -356,6 +427,7 @@ class AbilityMana:
             "is_mana_ability": self.is_mana_ability,
             "dependent": self.dependent,
             "restrictions": list(dict.fromkeys(r for p in prods for r in p.restrictions)),
+            "recipients": list(dict.fromkeys(p.recipient for p in prods)),
         }
 
 
@@ -370,6 +442,7 @@ def production_of(add: dict) -> Production:
         restrictions=[r.get("text") or r.get("kind") or "" for r in (add.get("restrictions") or [])
                       if isinstance(r, dict)],
         text=add.get("text") or "",
+        recipient=" ".join((add.get("player") or "you").split()),
     )
 
 
@@ -446,6 +519,7 @@ def analyze_body(body: Any, kind: str, type_line: str | None = None) -> AbilityM
     if out.is_triggered and isinstance(body, dict):
         out.mana_trigger = _event_is_mana(body.get("event"))
     token_ability = any(n["node"] == "CreateToken" for n in _nodes(body))
+    conds = {id(n): c for n, c in sentence_contexts(body)}   # node → its Sentence's condition
     seen_grants: set[int] = set()
     for where, node, grant in _classified(body):
         nk = node["node"]
@@ -457,32 +531,40 @@ def analyze_body(body: Any, kind: str, type_line: str | None = None) -> AbilityM
             # Text the grammar left unread that names a target: CR 605.5a, not a mana ability.
             out.has_target = True
         if nk == "CreateToken" and where in ("own", "granted"):
-            name = (node.get("token_name") or "").lower()
-            out.token |= set(PREDEFINED_TOKEN_MANA.get(name, ()))
+            out.tokens.append(_token_record(node))
         if nk == "GrantAbility" and where == "own" and id(node) not in seen_grants:
             seen_grants.add(id(node))
-            has_self, _ = subject_includes_self(node.get("subject"), type_line)
+            # Zones (CR 109.2, 113.6b) and "it" in a static ability (the card itself) decide.
+            has_self, _, _ = group_scope(node.get("subject"), type_line, body, conds.get(id(node)))
             if has_self and not (token_ability and _is_pronoun_subject(node.get("subject"))):
                 for sub in node.get("abilities") or []:
                     if isinstance(sub, dict):
                         am = analyze_body(sub.get("body", sub) if sub.get("node") == "Ability" else sub,
                                           sub.get("kind", "") if sub.get("node") == "Ability" else "",
                                           type_line)
+                        am.condition = condition_text(conds.get(id(node)))
                         if am.own or am.self_granted:
                             out.self_granted.append(am)
         if nk != "AddMana":
             continue
         prod = production_of(node)
+        if for_each_color_among(conds.get(id(node))):
+            # "For each color among permanents you control, add one mana of that color" (Bloom
+            # Tender): the types depend on other objects (CR 106.7).
+            prod.production_kind, prod.dependent, prod.produces = "dependent", True, list(COLORS)
         if where == "own":
             out.own.append(prod)
         elif where == "token":
-            out.token |= set(prod.produces)
+            if out.tokens:
+                out.tokens[-1].produces = sort_types(out.tokens[-1].produces + prod.produces)
         else:  # granted
             subject = grant.get("subject") if grant else None
             if token_ability and _is_pronoun_subject(subject):
-                out.token |= set(prod.produces)   # "It has '…'" right after creating the token
+                # "It has '…'" right after creating the token: that token's mana
+                if out.tokens:
+                    out.tokens[-1].produces = sort_types(out.tokens[-1].produces + prod.produces)
                 continue
-            _, has_others = subject_includes_self(subject, type_line)
+            _, has_others, _ = group_scope(subject, type_line, body, conds.get(id(grant)))
             if has_others:
                 out.granted |= set(prod.produces)
     # CR 605.1a: activated, no target, could add mana, not loyalty.
@@ -501,16 +583,21 @@ class FaceMana:
     """Produced mana of a face or a whole card (union of faces).
 
     produced: WUBRGC letters the card could produce through its own abilities (incl. basic
-    land types, CR 305.6). dependent: some of it depends on other objects (CR 106.7).
-    token / granted: types made only through created tokens / abilities granted to others.
+    land types, CR 305.6, and land types its own effects give it, CR 305.7). dependent: some of
+    it depends on other objects (CR 106.7). token / granted: types made only through created
+    tokens the card's controller can get / abilities and land types given to other objects.
     abilities: (ability index, AbilityMana) for every ability that adds or grants mana.
-    basic_types: intrinsic basic-land-type letters (CR 305.6)."""
+    basic_types: intrinsic basic-land-type letters (CR 305.6). effects: the face's
+    :class:`pipeline.derive.effects.CharacteristicEffect` list. tokens: (ability index,
+    :class:`TokenRecord`) for every token the face's abilities create."""
     produced: list[str] = field(default_factory=list)
     dependent: bool = False
     token: list[str] = field(default_factory=list)
     granted: list[str] = field(default_factory=list)
     basic_types: list[str] = field(default_factory=list)
     abilities: list[tuple[int, AbilityMana]] = field(default_factory=list)
+    effects: list = field(default_factory=list)
+    tokens: list[tuple[int, TokenRecord]] = field(default_factory=list)
 
     def merge(self, other: "FaceMana") -> "FaceMana":
         """Union of two results (faces of one card)."""
@@ -521,31 +608,64 @@ class FaceMana:
             granted=sort_types(self.granted + other.granted),
             basic_types=sort_types(self.basic_types + other.basic_types),
             abilities=self.abilities + other.abilities,
+            effects=self.effects + other.effects,
+            tokens=self.tokens + other.tokens,
         )
+
+
+def _lines(ability_jsons: list[dict]) -> Iterator[tuple[int, dict, str | None]]:
+    """``(line index, ability dict, condition)`` for every ability of a face: a leveler block's
+    abilities one by one under "level N1-N2" (CR 711.2a/b), lines after a class level bar under
+    "class level N or greater" (CR 716.2a)."""
+    for i, (ab, cond) in enumerate(zip(ability_jsons, line_conditions(ability_jsons))):
+        index = ab.get("index", i)
+        body = ab.get("body")
+        if isinstance(body, dict) and body.get("node") == "LevelBlock":
+            for sub in body.get("abilities") or []:
+                if isinstance(sub, dict):
+                    yield index, sub, level_condition(body)
+            continue
+        yield index, ab, cond
 
 
 def face_mana(ability_jsons: Iterable[dict], type_line: str | None) -> FaceMana:
     """Produced mana of one card face from its abilities' AST dicts (in face order) and type line.
 
     See the module docstring for own / token / granted; CR 305.6 intrinsic abilities
-    come from the type line alone."""
+    come from the type line alone; land types the face's effects give to a group (CR 305.7,
+    :mod:`pipeline.derive.effects`) add the types' mana to produced (the face is in the group)
+    and to granted (other objects are)."""
+    ability_jsons = list(ability_jsons)
     produced: set[str] = set()
     token: set[str] = set()
     granted: set[str] = set()
     dependent = False
     analysed = []
-    for i, ab in enumerate(ability_jsons):
+    tokens = []
+    for index, ab, cond in _lines(ability_jsons):
         am = analyze_ability(ab, type_line)
+        if cond:
+            am.condition = cond
+            for g in am.self_granted:
+                g.condition = "; ".join(c for c in (cond, g.condition) if c)
         if am.adds_mana or am.self_granted or am.token or am.granted:
-            analysed.append((ab.get("index", i), am))
+            analysed.append((index, am))
+        tokens += [(index, t) for t in am.tokens]
         produced |= set(am.all_produces)
         dependent |= am.all_dependent
         token |= am.token
         granted |= am.granted
+    effects = face_effects(ability_jsons, type_line)
+    for e in effects:
+        if e.effect in ("land_types_set", "land_types_added") and e.grants_mana:
+            if e.includes_self:
+                produced |= set(e.grants_mana)
+            if e.includes_others:
+                granted |= set(e.grants_mana)
     basics = [BASIC_LAND_TYPES[t] for t in _land_basic_types(type_line)]
     produced |= set(basics)
     return FaceMana(sort_types(produced), dependent, sort_types(token), sort_types(granted),
-                    sort_types(basics), analysed)
+                    sort_types(basics), analysed, effects, tokens)
 
 
 def produced_mana_for_face(ability_jsons: Iterable[dict], type_line: str | None) -> list[str]:
@@ -568,9 +688,13 @@ def mana_ability_rows(fm: FaceMana) -> list[dict]:
     One row per ability line that adds mana itself (origin "text"), one per ability it
     grants to a group including the face (origin "granted_to_self", flags of the granted
     ability), and one per basic land type of a land face (origin "basic_land_type", CR 305.6).
-    Keys: ability_index (None for basic land types), origin, text, produces, amount,
-    production_kind, production_kinds, has_tap_cost, has_untap_cost, is_triggered,
-    is_mana_ability, ast_is_mana_ability, is_dependent, restrictions."""
+    Land types the face's own effects give it (Urborg, Tomb of Yawgmoth "Each land is a Swamp …")
+    are rows of origin "land_type_effect" (CR 305.7, 305.6). Keys: ability_index (None for
+    basic land types), origin, text, produces, amount, production_kind, production_kinds,
+    has_tap_cost, has_untap_cost, is_triggered, is_mana_ability, ast_is_mana_ability,
+    is_dependent, restrictions, recipients (who adds the mana: "you" or the player as worded,
+    CR 106.3), condition (the condition the ability holds under, else None), rule (the CR rule
+    of an intrinsic or effect-given ability, else None)."""
     rows = []
     for index, am in fm.abilities:
         parts = ([("text", am)] if am.adds_mana else []) + [("granted_to_self", g) for g in am.self_granted]
@@ -582,13 +706,21 @@ def mana_ability_rows(fm: FaceMana) -> list[dict]:
                          "has_tap_cost": s["has_tap_cost"], "has_untap_cost": s["has_untap_cost"],
                          "is_triggered": s["is_triggered"], "is_mana_ability": s["is_mana_ability"],
                          "ast_is_mana_ability": am.ast_is_mana_ability if origin == "text" else None,
-                         "is_dependent": s["dependent"], "restrictions": s["restrictions"]})
+                         "is_dependent": s["dependent"], "restrictions": s["restrictions"],
+                         "recipients": s["recipients"], "condition": part.condition, "rule": None})
     names = {v: k for k, v in BASIC_LAND_TYPES.items()}
+    intrinsic = {"produces": None, "amount": "1", "production_kind": "fixed", "production_kinds": ["fixed"],
+                 "has_tap_cost": True, "has_untap_cost": False, "is_triggered": False, "is_mana_ability": True,
+                 "ast_is_mana_ability": None, "is_dependent": False, "restrictions": [], "recipients": ["you"]}
+    for e in fm.effects:
+        # CR 305.7: a land whose land types an effect sets or adds gains each type's mana ability.
+        if e.effect in ("land_types_set", "land_types_added") and e.grants_mana and e.includes_self:
+            for letter in e.grants_mana:
+                rows.append({**intrinsic, "ability_index": e.ability_index, "origin": "land_type_effect",
+                             "text": e.text, "produces": [letter], "condition": e.condition,
+                             "rule": f"{e.rule}, 305.6 ({names[letter]})"})
     for letter in fm.basic_types:
-        rows.append({"ability_index": None, "origin": "basic_land_type",
+        rows.append({**intrinsic, "ability_index": None, "origin": "basic_land_type",
                      "text": f"{{T}}: Add {{{letter}}}. ({names[letter]}, CR 305.6)",
-                     "produces": [letter], "amount": "1", "production_kind": "fixed",
-                     "production_kinds": ["fixed"], "has_tap_cost": True, "has_untap_cost": False,
-                     "is_triggered": False, "is_mana_ability": True, "ast_is_mana_ability": None,
-                     "is_dependent": False, "restrictions": []})
+                     "produces": [letter], "condition": None, "rule": "CR 305.6"})
     return rows

@@ -26,10 +26,12 @@ CARD_COLUMNS: list[tuple[str, str, str]] = [
     ("token_produced_mana", "VARCHAR[]",
      "Mana types (WUBRGC order) the tokens this card creates could produce through their own abilities: "
      "predefined Treasure and Gold = WUBRG, Powerstone = C (CR 111.10a/c/h), and abilities written on the "
-     "token; never mixed into produced_mana. [] when none."),
+     "token; only tokens the card's controller can get (not 'target opponent creates …'; see created_tokens); "
+     "never mixed into produced_mana. [] when none."),
     ("granted_produced_mana", "VARCHAR[]",
-     "Mana types (WUBRGC order) of mana abilities this card grants to other objects ('Enchanted land has "
-     "\"{T}: Add …\"', 'Creatures you control have …'); when the group includes the card itself the types "
+     "Mana types (WUBRGC order) of mana abilities this card gives other objects: granted abilities ('Enchanted land has "
+     "\"{T}: Add …\"', 'Creatures you control have …') and basic land types it sets or adds (CR 305.7: Blood Moon R, "
+     "Urborg, Tomb of Yawgmoth B; see characteristic_effects); when the group includes the card itself the types "
      "are in produced_mana too. [] when none."),
 ]
 
@@ -56,5 +58,57 @@ MANA_ABILITIES: tuple[str, list[tuple[str, str, str]]] = (
         ("is_dependent", "BOOLEAN", "produces depends on other objects (could_produce, dependent, commander_identity; CR 106.7, 903.4f)."),
         ("restrictions", "VARCHAR[]", "Riders on the mana as worded: spend-only restrictions, 'don't lose this mana', spend triggers (CR 106.6)."),
         ("text", "VARCHAR", "The ability line as printed (reminder text included), or the intrinsic ability for basic land types."),
+        ("recipients", "VARCHAR[]", "Who adds the mana, per 'Add' instruction: 'you' (the ability's controller, CR 106.3) or the player as worded ('its controller', 'that player', 'each player')."),
+        ("condition", "VARCHAR", "The condition the card has the ability under, as worded: 'as long as' wording ('~ is renowned'), a leveler's 'level 1-4' (CR 711.2a/b), 'class level 2 or greater' (CR 716.2a); NULL when always."),
+        ("rule", "VARCHAR", "The CR rule that gives an intrinsic or effect-given ability ('CR 305.6'; 'CR 305.7, 205.1b, 305.6 (Swamp)' for a land type the card's own effect gives it); NULL for printed abilities."),
+    ],
+)
+
+#: ``characteristic_effects``: (table comment, columns). Built by :mod:`pipeline.derive.effects`.
+CHARACTERISTIC_EFFECTS: tuple[str, list[tuple[str, str, str]]] = (
+    "One row per effect of an ability line on objects' characteristics (CR 613): land types set or added "
+    "(CR 305.7), types added or set (CR 205.1b, 613.1d), abilities granted (CR 613.1f) — with the affected group, "
+    "whether it can include the card itself, the zone the effect works from and its condition (docs/mana.md).",
+    [
+        ("ability_id", "VARCHAR", "The ability line (abilities.ability_id)."),
+        ("oracle_id", "VARCHAR", "The card (cards.oracle_id)."),
+        ("face_index", "INTEGER", "The face (faces.face_index)."),
+        ("ability_index", "INTEGER", "Position of the line in the face (abilities.ability_index)."),
+        ("effect", "VARCHAR", "land_types_set ('Nonbasic lands are Mountains', CR 305.7), land_types_added ('… in addition to its "
+                              "other land types', CR 305.7, 205.1b), types_set, types_added ('is also a …', CR 205.1b), "
+                              "ability_granted ('… have \"…\"', 'it has …', CR 613.1f)."),
+        ("rule", "VARCHAR", "The CR rule the effect follows."),
+        ("affected", "VARCHAR", "The affected objects as worded ('Each land', 'Enchanted land', 'lands you control', '~', 'it')."),
+        ("includes_self", "BOOLEAN", "The card itself can be one of the affected objects: the group names one of its types (or it, or ~) "
+                                     "and the effect works where the group is (a type-described group means permanents, CR 109.2)."),
+        ("includes_others", "BOOLEAN", "Objects other than the card can be affected."),
+        ("zone", "VARCHAR", "Zone the effect works from: 'battlefield' (CR 113.6) or the zone its condition names ('graveyard', CR 113.6b)."),
+        ("condition", "VARCHAR", "The condition the effect holds under, as worded, or a level / Class level (CR 711.2, 716.2a); NULL when always."),
+        ("effect_values", "VARCHAR[]", "Land types or types set or added (singular, lower case), or the granted abilities as worded."),
+        ("grants_mana", "VARCHAR[]", "Mana types (WUBRGC order) the affected objects can produce because of the effect: each basic land "
+                                     "type's '{T}: Add [symbol]' (CR 305.6), the granted abilities' 'Add …'."),
+        ("pt", "VARCHAR", "Power/toughness the effect sets with the types, else NULL."),
+        ("text", "VARCHAR", "The ability line as printed."),
+    ],
+)
+
+#: ``created_tokens``: (table comment, columns).
+CREATED_TOKENS: tuple[str, list[tuple[str, str, str]]] = (
+    "One row per 'create … token' instruction in an ability line (CR 111), with who gets the token (CR 111.2) and the "
+    "mana its own abilities could produce.",
+    [
+        ("ability_id", "VARCHAR", "The ability line (abilities.ability_id)."),
+        ("oracle_id", "VARCHAR", "The card (cards.oracle_id)."),
+        ("face_index", "INTEGER", "The face (faces.face_index)."),
+        ("ability_index", "INTEGER", "Position of the line in the face (abilities.ability_index)."),
+        ("token", "VARCHAR", "Predefined token name ('Treasure', 'Food', CR 111.10) or the token's wording."),
+        ("count", "VARCHAR", "How many: a number, 'X' or the wording."),
+        ("recipient", "VARCHAR", "The player who creates (owns and controls, CR 111.2) the token as worded; 'you' when the text names none."),
+        ("recipient_kind", "VARCHAR", "you, opponent (never the card's controller), each_player, other_controller ('its controller'), "
+                                      "chosen_player ('target player', 'that player')."),
+        ("may_be_yours", "BOOLEAN", "The card's controller can be the player who gets it (every recipient_kind but opponent); only such "
+                                    "tokens count in cards.token_produced_mana."),
+        ("produces", "VARCHAR[]", "Mana types (WUBRGC) the token's own abilities could produce: Treasure/Gold WUBRG, Powerstone C "
+                                  "(CR 111.10a/c/h), abilities written on it."),
     ],
 )
