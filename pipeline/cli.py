@@ -61,6 +61,9 @@ def _progress(quiet: bool):
 @click.option("--wait", type=float, default=0, show_default=True,
               help="Seconds to wait for another refresh of the same database to finish.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars; print only the one-line summary (for cron).")
+@click.option("--strict", is_flag=True,
+              help="Fail (exit 1, database untouched) when any record fails validation, instead of quarantining "
+                   "it in the data_quality table (docs/reliability.md § Quarantine).")
 # Download options, used with --source scryfall (see docs/scheduling.md).
 @click.option("--bulk-type", default="oracle_cards", show_default=True, envvar="MTG_PIPELINE_BULK_TYPE",
               type=click.Choice(["oracle_cards", "default_cards", "all_cards", "unique_artwork", "rulings"]),
@@ -85,15 +88,19 @@ def _progress(quiet: bool):
               help="Seconds before the first retry, doubled for each next one (a 429's Retry-After wins).")
 @click.option("--timeout", type=click.FloatRange(0, min_open=True), default=60.0, show_default=True,
               envvar="MTG_PIPELINE_TIMEOUT", help="Read timeout of a download, seconds (connect timeout: 10 s).")
-def refresh(sources, rules, db, force, wait, quiet, bulk_type, rules_url, api_url, allow_hosts, cache_dir,
+def refresh(sources, rules, db, force, wait, quiet, strict, bulk_type, rules_url, api_url, allow_hosts, cache_dir,
             max_bytes, retries, backoff, timeout):
     """Build or update the database from a source, atomically.
 
     `--source scryfall` downloads Scryfall's bulk data (cards + rulings) and the Comprehensive
     Rules into the cache and does nothing when Scryfall's `updated_at` is that of the last build.
 
+    A record whose fields have the wrong type is quarantined: left out (its previous version kept
+    if the database had the card), listed in the data_quality table and counted in the summary;
+    the refresh still exits 0 unless --strict.
+
     Exit codes: 0 built or unchanged; 1 bad input, failed download or failed build (previous
-    database untouched), or a database of another schema version without --force; 75 another
+    database untouched), a quarantine under --strict, or a database of another schema version without --force; 75 another
     refresh holds the lock (or another process keeps the database open for writing).
     """
     from pipeline.refresh import RefreshLocked, refresh as run_refresh
@@ -119,7 +126,7 @@ def refresh(sources, rules, db, force, wait, quiet, bulk_type, rules_url, api_ur
     try:
         with _progress(quiet) as step:
             outcome = run_refresh(list(sources), db_path, rules=rules, force=force, wait=wait, step=step,
-                                  remote=remote)
+                                  remote=remote, strict=strict)
     except (RefreshLocked, DatabaseBusy) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(75)
@@ -138,7 +145,19 @@ def refresh(sources, rules, db, force, wait, quiet, bulk_type, rules_url, api_ur
     c = outcome.counts
     click.echo(f"built {db_path}: {c['cards']} cards, {c['faces']} faces, {c['abilities']} abilities, "
                f"{c['rulings']} rulings, {c['other_objects']} other objects; parsed {outcome.parsed} face texts; "
-               f"source version {outcome.source_version}; {outcome.seconds:.1f}s")
+               f"source version {outcome.source_version}; {outcome.seconds:.1f}s"
+               + _quarantine_summary(c))
+
+
+def _quarantine_summary(counts: dict[str, int]) -> str:
+    """'; N records quarantined (K kept from the previous database; see data_quality)' or ''."""
+    n = counts.get("quarantined", 0)
+    if not n:
+        return ""
+    kept = counts.get("kept_previous", 0)
+    return (f"; {n} record{'s' if n != 1 else ''} quarantined"
+            + (f" ({kept} card{'s' if kept != 1 else ''} kept from the previous database)" if kept else "")
+            + " — see the data_quality table")
 
 
 @main.command()

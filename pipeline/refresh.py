@@ -78,6 +78,7 @@ def refresh(
     step: Callable[[str, int], Callable[[int], None]] | None = None,
     source_label: str | None = None,
     remote: RemoteSource | None = None,
+    strict: bool = False,
 ) -> RefreshOutcome:
     """Refresh ``db_path`` from ``sources`` (``["bundled"]`` or paths; see :func:`pipeline.normalize.ingest.collect`).
 
@@ -86,6 +87,8 @@ def refresh(
     ``remote``: sources to download under the lock (e.g. :class:`pipeline.sources.scryfall_api.ScryfallSource`),
     read after ``sources`` (normally empty then); its ``version()`` (e.g. the bulk files' ``updated_at``) is the source version,
     compared with the last successful run *before* anything is downloaded, and its ``label`` the run's source.
+    ``strict``: a record quarantined by validation fails the refresh (SourceError naming it) instead
+    of being left out (docs/reliability.md § Quarantine).
     Raises RefreshLocked when the lock is held; SchemaMismatch when the existing database has
     another schema version and ``force`` is not set; NotADatabase when another kind of file is at
     ``db_path``; DatabaseBusy when another process keeps the database open read-write (these
@@ -106,7 +109,7 @@ def refresh(
         raise RefreshLocked(f"{db_path}: another refresh is running (lock {lock.lock_file}); "
                             f"retry later or pass --wait SECONDS") from exc
     try:
-        return _refresh_locked(paths, db_path, rules, force, step, label, remote)
+        return _refresh_locked(paths, db_path, rules, force, step, label, remote, strict)
     finally:
         lock.release()
 
@@ -200,7 +203,8 @@ def _check_previous(db_path: Path, force: bool) -> None:
         raise SchemaMismatch(db_path, found)
 
 
-def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, remote=None) -> RefreshOutcome:
+def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, remote=None,
+                    strict: bool = False) -> RefreshOutcome:
     started = now()
     t0 = time.perf_counter()
     notes = [f"removed leftover of a killed refresh: {p}" for p in clean_leftovers(db_path)]
@@ -234,6 +238,11 @@ def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, 
             raise SourceError(_where(paths), f"unreadable input ({type(exc).__name__}: {exc}); "
                                              f"nested too deeply, too large or not valid text") from exc
         check_collection(collection, paths)
+        quarantined = collection.quarantined()
+        if quarantined and strict:
+            first = quarantined[0].error()
+            raise SourceError(first.path, f"{first.reason} [--strict: {len(quarantined)} record(s) failed "
+                                          f"validation; nothing was loaded]", record=first.record, field=first.field)
         if collection.text_conflicts:
             notes.append(f"{len(collection.text_conflicts)} oracle ids had two different Oracle texts for a face "
                          f"in the sources; the first text read was kept (meta.text_conflicts)")

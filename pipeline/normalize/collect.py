@@ -20,13 +20,16 @@ class CardCollection:
 
     ``cards``: oracle_id → OracleCard; ``other``: non-card objects; ``rulings``: deduplicated
     rulings in first-seen order; ``text_conflicts``: oracle_ids seen with two different Oracle
-    texts for the same face (the first text is kept; counted for the run summary).
+    texts for the same face (the first text is kept; counted for the run summary); ``flags``:
+    records quarantined and values ignored by validation (``Flagged``, in reading order), written
+    to ``data_quality`` by the build.
     """
 
     cards: dict[str, OracleCard] = field(default_factory=dict)
     other: dict[tuple, OtherObject] = field(default_factory=dict)
     rulings: dict[tuple, Ruling] = field(default_factory=dict)
     text_conflicts: set[str] = field(default_factory=set)
+    flags: list = field(default_factory=list)  # pipeline.sources.records.Flagged: quarantined records, ignored values
     _faces: dict[str, dict[int, object]] = field(default_factory=dict)
     _unresolved: list[tuple[OracleCard, list[Ruling], str]] = field(default_factory=list)
 
@@ -50,6 +53,14 @@ class CardCollection:
                 known.keywords.append(kw)
         if known.source_produced_mana is None and card.source_produced_mana is not None:
             known.source_produced_mana = card.source_produced_mana
+
+    def add_flag(self, flag) -> None:
+        """Keep a reader's :class:`pipeline.sources.records.Flagged` (a quarantined record or an ignored value)."""
+        self.flags.append(flag)
+
+    def quarantined(self) -> list:
+        """The flags that left a record out (action 'quarantined'), in reading order."""
+        return [f for f in self.flags if f.issue.action == "quarantined"]
 
     def add_unresolved(self, card: OracleCard, rulings: list[Ruling], where: str) -> None:
         """Keep a record that has no oracle_id (MTGJSON ``reversible_card``) to resolve by face name at the end."""

@@ -9,6 +9,7 @@ from pipeline.normalize.collect import CardCollection
 from pipeline.normalize.model import OtherObject, SourceInfo
 from pipeline.sources import detect
 from pipeline.sources.mtgjson import read_mtgjson
+from pipeline.sources.records import Flagged
 from pipeline.sources.scryfall import read_scryfall_cards, read_scryfall_rulings
 from pipeline.sources.version import source_files, source_version
 
@@ -23,7 +24,9 @@ def collect(paths: Iterable[str | Path], progress: Progress | None = None, *,
     of MTGJSON set files, in any mix. ``progress(n)`` is called with the number of records read
     since its last call. Returns the finished collection and a :class:`SourceInfo` whose
     ``version`` is ``version`` if given, else :func:`pipeline.sources.version.source_version`.
-    Raises SourceError (one line, naming file, record and field) on any bad input.
+    A record whose fields fail validation is quarantined, not read (``collection.flags``, see
+    :mod:`pipeline.sources.records`). Raises SourceError (one line, naming file, record and field)
+    on any other bad input.
     """
     collection = CardCollection()
     kinds: set[str] = set()
@@ -35,7 +38,9 @@ def collect(paths: Iterable[str | Path], progress: Progress | None = None, *,
         elif kind == detect.SCRYFALL_CARDS:
             kinds.add("scryfall")
             for n, obj in enumerate(read_scryfall_cards(path), start=1):
-                if isinstance(obj, OtherObject):
+                if isinstance(obj, Flagged):
+                    collection.add_flag(obj)
+                elif isinstance(obj, OtherObject):
                     collection.add_other(obj)
                 else:
                     collection.add_card(obj)
@@ -44,7 +49,10 @@ def collect(paths: Iterable[str | Path], progress: Progress | None = None, *,
         else:
             kinds.add("scryfall")
             for ruling in read_scryfall_rulings(path):
-                collection.add_ruling(ruling)
+                if isinstance(ruling, Flagged):
+                    collection.add_flag(ruling)
+                else:
+                    collection.add_ruling(ruling)
     collection.finish()
     return collection, SourceInfo(kind="+".join(sorted(kinds)) or "none",
                                   version=version or source_version([p for p, _ in files]),
@@ -54,7 +62,9 @@ def collect(paths: Iterable[str | Path], progress: Progress | None = None, *,
 def _read_mtgjson_file(path: Path, collection: CardCollection, progress: Progress | None) -> None:
     n = 0
     for n, item in enumerate(read_mtgjson(path), start=1):
-        if isinstance(item, OtherObject):
+        if isinstance(item, Flagged):
+            collection.add_flag(item)
+        elif isinstance(item, OtherObject):
             collection.add_other(item)
             for ruling in item.rulings:
                 collection.add_ruling(ruling)

@@ -20,6 +20,7 @@ import ijson
 from pipeline.normalize.model import GAME_LAYOUTS, Face, OracleCard, OtherObject, Ruling, sort_colors
 from pipeline.sources.errors import SourceError, record_label
 from pipeline.sources.files import open_binary
+from pipeline.sources.records import Flagged, MtgjsonCard, gate
 
 _STREAM_ERRORS = (OSError, EOFError, zlib.error, ijson.JSONError, json.JSONDecodeError, UnicodeDecodeError)
 
@@ -94,7 +95,7 @@ def _read_entries(entries: Iterator[tuple[str, object]], path) -> Iterator[Mtgjs
             if not isinstance(value, list):
                 raise SourceError(path, "expected a list of atomic card records", field=f"data.{key}")
             for index, record in enumerate(value):
-                yield face_from_mtgjson(record, path, f"{key!r}[{index}]")
+                yield from _checked(face_from_mtgjson, record, path, f"{key!r}[{index}]")
         elif key in ("cards", "tokens"):  # one set file: only these entries hold card records
             if not isinstance(value, list):
                 raise SourceError(path, "expected a list", field=f"data.{key}")
@@ -102,11 +103,19 @@ def _read_entries(entries: Iterator[tuple[str, object]], path) -> Iterator[Mtgjs
             yield from _read_set(code, value if key == "cards" else [], value if key == "tokens" else [], path)
 
 
-def _read_set(code: str, cards: list, tokens: list, path) -> Iterator[MtgjsonFace | OtherObject]:
+def _read_set(code: str, cards: list, tokens: list, path) -> Iterator[MtgjsonFace | OtherObject | Flagged]:
     for index, record in enumerate(cards):
-        yield face_from_mtgjson(record, path, f"{code} cards{record_label(index, record)}")
+        yield from _checked(face_from_mtgjson, record, path, f"{code} cards{record_label(index, record)}")
     for index, record in enumerate(tokens):
-        yield _other_from_mtgjson(record, path, f"{code} tokens{record_label(index, record)}")
+        yield from _checked(_other_from_mtgjson, record, path, f"{code} tokens{record_label(index, record)}")
+
+
+def _checked(normalize, record: object, path, label: str) -> Iterator[MtgjsonFace | OtherObject | Flagged]:
+    """Validate ``record`` (:class:`pipeline.sources.records.MtgjsonCard`), then normalize it — or yield its quarantine."""
+    record, flags = gate(MtgjsonCard, record, path, label)
+    yield from flags
+    if record is not None:
+        yield normalize(record, path, label)
 
 
 def _side_index(side: object) -> int:

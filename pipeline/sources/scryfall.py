@@ -14,17 +14,31 @@ from typing import Iterator
 from pipeline.normalize.model import GAME_LAYOUTS, Face, OracleCard, OtherObject, Ruling, sort_colors
 from pipeline.sources.errors import SourceError, record_label
 from pipeline.sources.json_stream import iter_json_records
+from pipeline.sources.records import Flagged, RecordInvalid, ScryfallCard, ScryfallRuling, gate
+from pipeline.store.data_quality import DataQualityIssue
 
 
-def read_scryfall_cards(path: str | Path) -> Iterator[OracleCard | OtherObject]:
+def read_scryfall_cards(path: str | Path) -> Iterator[OracleCard | OtherObject | Flagged]:
     """Yield one normalized object per Scryfall card object in ``path`` (any bulk shape, plain or gzip).
 
     Game cards (layout in GAME_LAYOUTS) → :class:`OracleCard`; other layouts → :class:`OtherObject`.
-    Raises SourceError naming file, record and field for a record that is not a card object,
-    a game card without oracle_id, or a malformed field.
+    A card object with a field of the wrong type (:class:`pipeline.sources.records.ScryfallCard`)
+    yields a :class:`Flagged` quarantine instead; an ignored field value yields a ``Flagged``
+    before the card. Raises SourceError naming file, record and field for a record that is not a
+    card object or a game card without oracle_id.
     """
     for index, obj in iter_json_records(path):
-        yield card_from_scryfall(obj, path, index)
+        yield from checked_card(obj, path, index)
+
+
+def checked_card(obj: object, path, index: int) -> Iterator[OracleCard | OtherObject | Flagged]:
+    """Validate one Scryfall card object (:class:`ScryfallCard`), then normalize it — or yield its quarantine."""
+    if isinstance(obj, dict) and obj.get("object") == "card":
+        obj, flags = gate(ScryfallCard, obj, path, record_label(index, obj))
+        yield from flags
+        if obj is None:
+            return
+    yield card_from_scryfall(obj, path, index)
 
 
 def card_from_scryfall(obj: object, path, index: int) -> OracleCard | OtherObject:
@@ -114,21 +128,27 @@ def _float(obj: dict, key: str, path, label: str) -> float | None:
     return float(value)
 
 
-def read_scryfall_rulings(path: str | Path) -> Iterator[Ruling]:
+def read_scryfall_rulings(path: str | Path) -> Iterator[Ruling | Flagged]:
     """Yield the rulings of a Scryfall rulings bulk file (array or JSON Lines of ruling objects).
 
     Each object: ``{object: "ruling", oracle_id, source: "wotc"|"scryfall", published_at: "YYYY-MM-DD", comment}``.
-    Raises SourceError naming file, record and field for a missing or malformed field.
+    A ruling with a missing or malformed field is quarantined (a :class:`Flagged` is yielded);
+    SourceError (file rejected) when a record is not a ruling object.
     """
     for index, obj in iter_json_records(path):
         label = f"#{index}"
         if not isinstance(obj, dict) or obj.get("object") != "ruling":
             raise SourceError(path, "expected a Scryfall ruling object", record=label, field="object")
-        for key in ("oracle_id", "published_at", "comment"):
-            if not isinstance(obj.get(key), str):
-                raise SourceError(path, "missing or not a string", record=label, field=key)
+        obj, flags = gate(ScryfallRuling, obj, path, label)
+        yield from flags
+        if obj is None:
+            continue
         try:
             published = date.fromisoformat(obj["published_at"])
-        except ValueError as exc:
-            raise SourceError(path, f"not a date: {obj['published_at']!r}", record=label, field="published_at") from exc
+        except ValueError:
+            exc = RecordInvalid(path, f"not a date: {obj['published_at']!r}", record=label, field="published_at",
+                                issue=DataQualityIssue(str(path), label, obj["oracle_id"], "published_at",
+                                                       obj["published_at"], "quarantined"))
+            yield Flagged(exc.issue, exc.reason)
+            continue
         yield Ruling(obj["oracle_id"], obj.get("source") or "scryfall", published, obj["comment"])

@@ -31,7 +31,8 @@ from pipeline.normalize.collect import CardCollection
 from pipeline.normalize.model import SourceInfo
 from pipeline.parse import GRAMMAR_VERSION
 from pipeline.store.abilities import FaceParser
-from pipeline.store.data_quality import stamp_run_id
+from pipeline.store.data_quality import record_issues, stamp_run_id
+from pipeline.store.quarantine import keep_previous
 from pipeline.store.ddl import insert_rows
 from pipeline.store.runs import connect_retrying, open_previous
 from pipeline.store.schema import SCHEMA_VERSION, columns_of, create_tables
@@ -164,7 +165,7 @@ def build_database(
     try:
         con = duckdb.connect(str(tmp))
         try:
-            result = _fill(con, collection, source, cache, rules_text, step)
+            result = _fill(con, collection, source, cache, rules_text, step, db_path)
             row = run_row(result.counts, result.parsed)
             result.counts["data_quality"] = stamp_run_id(con, row[0])  # rows the stages recorded
             con.executemany(f"INSERT INTO runs VALUES ({', '.join('?' * len(columns_of('runs')))})",
@@ -187,7 +188,7 @@ def _remove(path: Path) -> None:
             p.unlink()
 
 
-def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text, step) -> BuildResult:
+def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text, step, db_path: Path) -> BuildResult:
     create_tables(con)
     cards = sorted(collection.cards.values(), key=lambda c: (c.name, c.oracle_id))
     insert_rows(con, "cards", columns_of("cards"), (
@@ -216,6 +217,14 @@ def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text
     if rules_text is not None:
         counts.update(annotate(con, rules_text))  # rules, citations, links (pipeline/annotate)
         fault_point("annotate")
+    # Quarantined records (pipeline/sources/records.py): keep the previous version of their cards.
+    issues, kept = keep_previous(con, db_path, [f.issue for f in collection.flags])
+    record_issues(con, issues)
+    if kept:
+        counts.update({t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                       for t in ("cards", "faces", "abilities", "rulings", "printings")})
+    counts["quarantined"] = sum(1 for i in issues if i.action in ("quarantined", "kept_previous"))
+    counts["kept_previous"] = kept
     create_views(con)  # SQL views over the ASTs (pipeline/store/views.py), after derive and annotate
     meta = {
         "schema_version": str(SCHEMA_VERSION),
