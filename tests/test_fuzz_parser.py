@@ -16,9 +16,10 @@ Properties checked for every input (``check_face``):
 * each ability's ``pieces`` tile its ``normalized`` line exactly (offsets and text);
 * ``normalized`` is the documented normalisation of ``text``;
 * every ``Unparsed`` node's text occurs in the line's body pieces (modulo whitespace, case and
-  quote style: reminder text is cut out into ``reminders``), and ``fully_parsed``
-  is true exactly when the AST has no ``Unparsed`` node; an ability whose body is empty is
-  only reminder text;
+  quote style: reminder text is cut out into ``reminders``), ``no_unparsed``
+  is true exactly when the AST has no ``Unparsed`` node, and ``fully_parsed`` exactly when
+  moreover the rendering gives back the text (no ``render_mismatch``); an ability whose body
+  is empty is only reminder text;
 * the AST serialises to JSON (the store writes ``to_json()``).
 """
 
@@ -34,6 +35,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pipeline.parse.render import canon, expected_text
 from pipeline.parse import ABILITY_KINDS, Ability, parse_face
 from pipeline.parse import ast as A
 from pipeline.parse.normalize import normalize_chars, normalize_wording, self_names
@@ -237,7 +239,12 @@ def check_face(text: str, name: str, type_line: str) -> list[Ability]:
         assert pos == len(a.normalized)
         nodes = list(a.body.walk())
         unparsed = [n for n in nodes if isinstance(n, A.Unparsed)]
-        assert a.fully_parsed == (not unparsed)
+        assert a.no_unparsed == (not unparsed)
+        # fully parsed = the round trip (docs/ast.md § Rendering): never with an Unparsed node,
+        # and exactly when no mismatch is recorded
+        assert a.fully_parsed == (a.no_unparsed and a.render_mismatch is None)
+        if a.fully_parsed and a.kind != "reminder":
+            assert canon(a.rendered) == expected_text(a)
         body = " ".join(p.text for p in a.pieces if p.role == "body")  # reminders and ability word cut out
         flat = _squash(body).lower().replace("'", '"')
         for u in unparsed:

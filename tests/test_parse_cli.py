@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import gzip
 import json
+from pathlib import Path
 
 import duckdb
+import pytest
 from click.testing import CliRunner
 
 from pipeline.parse import parse_face
@@ -74,4 +77,31 @@ def test_coverage(tmp_path):
     for s in rep["unparsed_shapes"]:
         assert "Delver of Secrets" not in s["shape"] and not any(ch.isdigit() for ch in s["shape"])
     text = CliRunner().invoke(coverage_command, ["--db", str(db)]).output
-    assert "card faces fully parsed" in text
+    assert "faces round-tripping:" in text and "33.3% (1/3)" in text  # only Llanowar Elves round-trips
+
+
+ORACLE_2026 = Path(__file__).parents[1].parent / "shared" / "corpus" / "oracle-2026" / "cards-2026.jsonl.gz"
+
+
+@pytest.mark.corpus
+def test_coverage_jsonl_oracle_2026_shape(tmp_path):
+    """`coverage --jsonl` on real oracle-2026 records, copied verbatim: a normal card, a split
+    card whose second face has no text (faces_complete false) and a plane (left out)."""
+    want = {"Llanowar Elves", "Life // Death", "Academy at Tolaria West"}
+    lines = [l for l in gzip.open(ORACLE_2026, "rt", encoding="utf-8") if json.loads(l)["name"] in want]
+    assert len(lines) == 3
+    src = tmp_path / "o26.jsonl"
+    src.write_text("".join(lines), encoding="utf-8")
+    res = CliRunner().invoke(coverage_command, ["--jsonl", str(src), "--json"])
+    assert res.exit_code == 0, res.output
+    rep = json.loads(res.output)
+    assert rep["records"] == 3 and rep["left_out"] == 1
+    assert rep["faces"]["total"] == 2  # Llanowar Elves, Life (Death has no text here)
+    assert rep["mana_lines"] == {"total": 1, "fully_parsed": 1, "fraction": 1.0}
+    out = CliRunner().invoke(parse_command, ["--jsonl", str(src)]).output.splitlines()
+    recs = [json.loads(l) for l in out]
+    assert len(recs) == 3  # one output record per input record
+    life = next(r for r in recs if r["name"] == "Life // Death")
+    assert [f["name"] for f in life["faces"]] == ["Life"]
+    elves = next(r for r in recs if r["name"] == "Llanowar Elves")
+    assert elves["fully_parsed"] and elves["ast"][0]["rendered"] == "{T}: Add {G}."

@@ -51,7 +51,7 @@ def _actions(name, prefix):
 
 
 def _fully(name, index):
-    return _abilities(name)[index].fully_parsed
+    return _abilities(name)[index].no_unparsed
 
 
 def test_tribute_intervening_if():

@@ -10,7 +10,7 @@ from pipeline.parse import ast as A
 def copy_of(text, name, type_line="Instant"):
     """Parse one face; assert it is fully parsed and return its CopyEffect nodes in order."""
     abilities = parse_face(text, name=name, type_line=type_line)
-    assert all(a.fully_parsed for a in abilities), [a.to_json()["body"] for a in abilities if not a.fully_parsed]
+    assert all(a.no_unparsed for a in abilities), [a.to_json()["body"] for a in abilities if not a.no_unparsed]
     return [n for a in abilities for n in a.body.walk() if isinstance(n, A.CopyEffect)]
 
 
@@ -145,7 +145,7 @@ def test_narsets_reversal_copy_then_return():
     abilities = parse_face("Copy target instant or sorcery spell, then return it to its owner's hand. You may choose "
                            "new targets for the copy.", name="Narset's Reversal", type_line="Instant")
     (a,) = abilities
-    assert a.fully_parsed
+    assert a.no_unparsed
     first = a.body.effect[0]
     assert isinstance(first.effects[0], A.CopyEffect) and first.effects[0].new_targets
     assert [type(e).__name__ for e in first.effects] == ["CopyEffect", "Action"]
@@ -158,7 +158,7 @@ def test_delina_die_roll_row_with_copy_exceptions():
                            'tokens. You may roll again.', name="Delina, Wild Mage",
                            type_line="Legendary Creature — Elf Shaman")
     row = abilities[1]
-    assert row.fully_parsed
+    assert row.no_unparsed
     sent = row.body.effect[0]
     assert sent.condition.text == "die_result:1-14"  # CR 706.2
     (c,) = [n for n in row.body.walk() if isinstance(n, A.CopyEffect)]

@@ -170,7 +170,7 @@ def test_back_from_the_brink_cost_exile_and_pay_mana_cost():
     face = parse_face("Exile a creature card from your graveyard and pay its mana cost: Create a token that's a "
                       "copy of that card. Activate only as a sorcery.", name="Back from the Brink",
                       type_line="Enchantment")
-    assert face[0].fully_parsed
+    assert face[0].no_unparsed
     assert [c.action for c in face[0].body.cost.components] == ["exile", "pay_mana_cost"]
 
 

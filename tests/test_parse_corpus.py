@@ -24,11 +24,17 @@ CORPUS = Path(__file__).parents[1].parent / "shared" / "corpus"
 MTGJSON = CORPUS / "mtgjson-v5-20220425"
 
 FLOORS = {
-    "cost_structured": 0.99,      # issue target 0.99 (reached)
-    "mana_ability_fully": 0.995,  # issue target 0.995 (reached)
+    "cost_structured": 0.99,      # issue target 0.99 (reached); no Unparsed node in the cost
     "add_mana_nodes": 0.95,       # AddMana nodes without Unparsed / sentences mentioning "add … mana"
-    "copy_nodes": 0.995,          # issue target 0.995 (reached: 351 / 351)
-    "faces_fully": 0.784,        # peer phase.rs: 0.929 (0.665 since Unparsed inside Action.extra counts, 3203cf4; coverage.lark, conditions.lark, copy 0.772; merge with coverage rounds 4-7: 0.785)
+    "copy_nodes": 0.995,          # issue target 0.995 (reached: 351 / 351); no Unparsed node
+    "no_unparsed_faces": 0.784,   # faces without any Unparsed node (the old "fully parsed")
+    # round trip (fully_parsed since issue 13, docs/ast.md § Rendering). Re-based on the honest
+    # figure when the renderer landed (faces 78.4% → 14.8%); issue targets: faces 0.94, every
+    # kind with ≥ 200 lines 0.90, mana lines and copy effects 0.995. Peer phase.rs: 0.941.
+    "faces_fully": 0.148,         # of faces with at least one ability line (3,535 / 23,850)
+    "mana_ability_fully": 0.809,
+    "mana_lines": 0.701,
+    "keyword_lines": 0.939,
 }
 
 
@@ -105,9 +111,23 @@ def test_copy_effects_structured():
     assert _family(A.CopyEffect, r"\b(copy of|copies of|copy (target|it|that|the|~|this|each)|as a copy)\b") >= FLOORS["copy_nodes"]
 
 
-def test_faces_fully_parsed():
+def test_faces_without_unparsed():
     res = parsed()
+    assert sum(all(a.no_unparsed for a in r) for _, r in res) / len(res) >= FLOORS["no_unparsed_faces"]
+
+
+def test_faces_fully_parsed():
+    """Faces whose every ability round-trips (issue 13: faces with at least one ability line)."""
+    res = [(f, r) for f, r in parsed() if r]
     assert sum(all(a.fully_parsed for a in r) for _, r in res) / len(res) >= FLOORS["faces_fully"]
+
+
+def test_round_trip_figures():
+    from pipeline.serve.coverage import summarize
+
+    rep = summarize((f["name"], [a.to_json() for a in r]) for f, r in parsed())
+    assert rep["mana_lines"]["fraction"] >= FLOORS["mana_lines"]
+    assert rep["per_kind"]["keyword"]["fraction"] >= FLOORS["keyword_lines"]
 
 
 def test_golden_inputs_are_corpus_text():

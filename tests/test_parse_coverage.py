@@ -12,7 +12,7 @@ from pipeline.parse import parse_face
 
 def _line(text: str, name: str, type_line: str, index: int = 0) -> A.Ability:
     ab = parse_face(text, name=name, type_line=type_line)[index]
-    assert ab.fully_parsed, [n.text for n in ab.body.walk() if isinstance(n, A.Unparsed)]
+    assert ab.no_unparsed, [n.text for n in ab.body.walk() if isinstance(n, A.Unparsed)]
     return ab
 
 

@@ -25,14 +25,14 @@ def test_activate_only_if_you_control(texts):
     abilities = parse_face(texts["Nimbus Maze"], name="Nimbus Maze", type_line="Land")
     island = next(a for a in abilities if "Island" in a.text)
     assert island.text == "{T}: Add {W}. Activate only if you control an Island."
-    assert island.is_mana_ability and island.fully_parsed
+    assert island.is_mana_ability and island.no_unparsed
     cond = restriction(island).extra["condition"]
     assert cond.verb == "condition:control" and cond.obj.words[-1] == "island"
 
 
 def test_activate_no_more_than_n_times_each_turn(texts):
     (ability,) = parse_face(texts["Manaforge Cinder"], name="Manaforge Cinder", type_line="Creature — Elemental Shaman")
-    assert ability.is_mana_ability and ability.fully_parsed
+    assert ability.is_mana_ability and ability.no_unparsed
     limit = restriction(ability)
     assert limit.extra == {"restriction": "limit_per_turn"} and limit.amount.value == 3
 
@@ -40,6 +40,6 @@ def test_activate_no_more_than_n_times_each_turn(texts):
 def test_activate_only_if_counters(texts):
     abilities = parse_face(texts["Pyramid of the Pantheon"], name="Pyramid of the Pantheon", type_line="Artifact")
     three = next(a for a in abilities if "brick counters" in a.text)
-    assert three.is_mana_ability and three.fully_parsed
+    assert three.is_mana_ability and three.no_unparsed
     cond = restriction(three).extra["condition"]
     assert cond.verb == "condition:counters_at_least" and cond.amount.value == 3

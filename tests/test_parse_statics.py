@@ -36,7 +36,7 @@ def line(set_code: str, name: str, start: str) -> A.Ability:
 
 def effects(a: A.Ability) -> list[A.Node]:
     assert a.kind == "static", a.kind
-    assert a.fully_parsed, a.to_json()
+    assert a.no_unparsed, a.to_json()
     assert isinstance(a.body, A.Static)
     out = []
     for s in a.body.effect:
@@ -211,7 +211,7 @@ def test_black_ward_effect_doesnt_remove_self():
 ])
 def test_json_round_trip_keeps_condition_nodes(set_code, name, start):
     j = line(set_code, name, start).to_json()
-    assert j["fully_parsed"] is True and j["kind"] == "static"
+    assert j["no_unparsed"] is True and j["kind"] == "static"
     assert "Unparsed" not in repr(j)
 
 

@@ -29,7 +29,7 @@ def first(abilities, cls):
 
 def test_llanowar_elves_mana_ability():
     (a,) = parse_face("{T}: Add {G}.", name="Llanowar Elves", type_line="Creature — Elf Druid")
-    assert a.kind == "activated" and a.fully_parsed and a.is_mana_ability
+    assert a.kind == "activated" and a.no_unparsed and a.is_mana_ability
     add = first([a], A.AddMana)
     assert add.production == "fixed" and [s.raw for s in add.symbols] == ["{G}"]
     js = a.to_json()
@@ -60,7 +60,7 @@ def test_wild_growth_triggered_mana_ability():
     ab = parse_face("Enchant land\nWhenever enchanted land is tapped for mana, its controller adds an additional {G}.",
                     name="Wild Growth", type_line="Enchantment — Aura")
     assert [a.kind for a in ab] == ["keyword", "triggered"]
-    assert ab[1].is_mana_ability and ab[1].fully_parsed  # CR 605.1b
+    assert ab[1].is_mana_ability and ab[1].no_unparsed  # CR 605.1b
     add = first(ab[1:], A.AddMana)
     assert add.additional and add.player == "its controller"
 
@@ -86,7 +86,7 @@ def test_loyalty_cost_spellings(text):
     (a,) = parse_face(text, name="Liliana of the Veil", type_line="Legendary Planeswalker — Liliana")
     assert a.kind == "loyalty"
     lc = a.body.cost.components[0]
-    assert lc.sign == "-" and lc.amount.value == 2 and a.fully_parsed and not a.is_mana_ability
+    assert lc.sign == "-" and lc.amount.value == 2 and a.no_unparsed and not a.is_mana_ability
 
 
 def test_loyalty_x_and_zero():
@@ -104,7 +104,7 @@ def test_clone_copy_effect_both_wordings():
     assert body_json(a_old) == body_json(a_new)
     cp = first(a_old, A.CopyEffect)
     assert cp.mode == "enter_as_copy" and cp.optional and cp.subject.quantifier == "self"
-    assert cp.original.words == ["creature"] and a_old[0].fully_parsed
+    assert cp.original.words == ["creature"] and a_old[0].no_unparsed
 
 
 def test_altered_ego_exception_counters():
@@ -136,7 +136,7 @@ def test_normalisation_self_names():
 
 def test_ability_word_and_modal_and_saga():
     ab = parse_face("Landfall — Whenever a land enters the battlefield under your control, you gain 1 life.", name="X")
-    assert ab[0].ability_word == "Landfall" and ab[0].kind == "triggered" and ab[0].fully_parsed
+    assert ab[0].ability_word == "Landfall" and ab[0].kind == "triggered" and ab[0].no_unparsed
     cc = parse_face("Choose two —\n• Counter target spell.\n• Draw a card.", name="Cryptic Command", type_line="Instant")
     assert len(cc) == 1 and cc[0].kind == "modal" and len(cc[0].body.modes) == 2
     saga = parse_face("I, II — Draw a card.", name="X", type_line="Enchantment — Saga")
@@ -163,5 +163,5 @@ def test_mana_symbol_kinds():
 
 def test_unparsed_kept_and_never_raises():
     ab = parse_face("Gibberish frobnicate the wibble.", name="X")
-    assert not ab[0].fully_parsed
+    assert not ab[0].no_unparsed
     assert any(isinstance(n, A.Unparsed) and n.text == "Gibberish frobnicate the wibble." for n in ab[0].body.walk())

@@ -359,7 +359,9 @@ class AbilityMana:
     have '{T}: Add {G}.'"). token: types of mana the tokens it creates can make. granted:
     types of mana abilities it grants to other objects. has_target: the ability (outside
     granted/token abilities) requires a target (CR 115.6). is_mana_ability: our CR
-    605.1a/b verdict; ast_is_mana_ability: the grammar's flag, for comparison."""
+    605.1a/b verdict; ast_is_mana_ability: the grammar's flag, for comparison. no_unparsed:
+    the ability's AST has no Unparsed node (``Ability.no_unparsed``; derive reads structure,
+    not the round trip that ``fully_parsed`` means)."""
     kind: str
     own: list[Production] = field(default_factory=list)
     self_granted: list["AbilityMana"] = field(default_factory=list)
@@ -374,7 +376,7 @@ class AbilityMana:
     mana_trigger: bool = False
     is_mana_ability: bool = False
     ast_is_mana_ability: bool | None = None
-    fully_parsed: bool = True
+    no_unparsed: bool = True
     text: str = ""
 
     @property
@@ -476,7 +478,8 @@ def analyze_ability(ability: dict, type_line: str | None = None) -> AbilityMana:
     except ValueError as exc:
         raise ValueError(f"ability {ability.get('text')!r}: {exc}") from None
     out.ast_is_mana_ability = bool(ability.get("is_mana_ability"))
-    out.fully_parsed = bool(ability.get("fully_parsed", True))
+    # "no Unparsed node" (Ability.no_unparsed), not the round trip: derive reads structure only
+    out.no_unparsed = bool(ability.get("no_unparsed", ability.get("fully_parsed", True)))
     out.text = ability.get("text") or ""
     if not out.has_target and says_target(ability):
         out.has_target = True

@@ -10,9 +10,10 @@ normalisation rules.
 """
 
 from pipeline.parse.ast import ABILITY_KINDS, PRODUCTION_KINDS, Ability
-from pipeline.parse.grammar import grammar_version
+from pipeline.parse.grammar import parse_version
 from pipeline.parse.parser import parse_face
 
-GRAMMAR_VERSION: str = grammar_version()
+#: Version of the grammar and of the code that builds and renders ASTs (keys parse caches).
+GRAMMAR_VERSION: str = parse_version()
 
 __all__ = ["parse_face", "GRAMMAR_VERSION", "Ability", "ABILITY_KINDS", "PRODUCTION_KINDS"]

@@ -497,7 +497,13 @@ class Ability(Node):
     reminders: reminder texts (without parentheses), in order.
     body: Activated/Triggered/Static/KeywordLine/Modal/Chapter/LevelBlock/ClassLevel/
     Unparsed. pieces: Piece list tiling ``normalized`` exactly (rebuild = "".join(texts)).
-    fully_parsed: no Unparsed node in ``body``. is_mana_ability: CR 605.1a/605.1b.
+    fully_parsed: the round trip holds — no Unparsed node in ``body`` and rendering the AST
+    from its structured fields (pipeline.parse.render) gives back ``normalized`` without its
+    reminder text (docs/ast.md § Rendering). no_unparsed: no Unparsed node in ``body`` (the
+    weaker, older meaning of "fully parsed"). rendered: the canonical text the renderer wrote,
+    None when a node has no renderer. render_mismatch: None on a round trip, else
+    ``{"shape", "at"?, "rendered"?, "expected"?}`` (the node without a renderer, or the first
+    differing words). is_mana_ability: CR 605.1a/605.1b.
     """
     index: int
     text: str
@@ -510,3 +516,6 @@ class Ability(Node):
     fully_parsed: bool = False
     is_mana_ability: bool = False
     grammar_version: str = ""
+    no_unparsed: bool = False
+    rendered: str | None = None
+    render_mismatch: dict | None = None

@@ -81,6 +81,18 @@ def grammar_version() -> str:
     return version_of(grammar_text())
 
 
+@lru_cache(maxsize=1)
+def parse_version() -> str:
+    """``"<major>.<sha256, 10 hex>"`` of the grammar text *and* the source of the modules that
+    turn parse trees into ASTs and render them (``pipeline/parse/*.py``): an AST and its
+    ``fully_parsed`` (a round trip through the renderer, docs/ast.md § Rendering) change when
+    any of them does, so parse caches are keyed by this version (``Ability.grammar_version``,
+    ``GRAMMAR_VERSION``). The Lark table cache stays keyed by :func:`grammar_version`."""
+    here = Path(__file__).parent
+    code = "".join(p.read_text(encoding="utf-8") for p in sorted(here.glob("*.py")))
+    return version_of(grammar_text() + "\n// ---- code\n" + code)
+
+
 def cache_file_name(text: str) -> str:
     """File name of the cached parser for grammar ``text`` under this Lark and Python version:
     ``oracle-<grammar version>-lark<version>-py<major>.<minor>.pickle``."""

@@ -14,7 +14,8 @@ import re
 from lark.exceptions import LarkError
 
 from pipeline.parse import ast as A
-from pipeline.parse.grammar import get_parser, grammar_version
+from pipeline.parse.grammar import get_parser, parse_version
+from pipeline.parse.render import round_trip
 from pipeline.parse.normalize import lower_same_length, normalize_chars, normalize_wording, self_names
 from pipeline.parse.segment import (ability_blocks, chapter_prefix, split_ability_word, split_reminders,
                                     split_sentences, top_level_all, top_level_index)
@@ -37,7 +38,7 @@ _VERSION: str | None = None
 def _version() -> str:
     global _VERSION
     if _VERSION is None:
-        _VERSION = grammar_version()
+        _VERSION = parse_version()
     return _VERSION
 
 
@@ -341,11 +342,24 @@ def parse_line(line: str, index: int, *, type_line: str = "", names: tuple[str, 
     body, kind = parse_body(body_text, type_line)
     if kind == "reminder" and not reminders:
         kind = "other"
-    fully = not any(isinstance(n, A.Unparsed) for n in body.walk())
-    return A.Ability(index=index, text=line, kind=kind, normalized=norm, body=body,
-                     ability_word=ability_word, reminders=reminders, pieces=pieces,
-                     fully_parsed=fully, is_mana_ability=is_mana_ability(body, kind, body_text),
-                     grammar_version=_version())
+    no_unparsed = not any(isinstance(n, A.Unparsed) for n in body.walk())
+    ability = A.Ability(index=index, text=line, kind=kind, normalized=norm, body=body,
+                        ability_word=ability_word, reminders=reminders, pieces=pieces,
+                        is_mana_ability=is_mana_ability(body, kind, body_text),
+                        grammar_version=_version(), no_unparsed=no_unparsed)
+    return check_round_trip(ability)
+
+
+def check_round_trip(ability: A.Ability) -> A.Ability:
+    """Set ``rendered``, ``render_mismatch`` and ``fully_parsed`` (no Unparsed node and the
+    rendering gives back the text, docs/ast.md § Rendering) on ``ability``; return it. A line
+    that is only reminder text renders as nothing and round-trips when it has no body."""
+    if ability.kind == "reminder" and isinstance(ability.body, A.Static) and not ability.body.effect:
+        ability.rendered, ability.render_mismatch = "", None
+    else:
+        ability.rendered, ability.render_mismatch = round_trip(ability)
+    ability.fully_parsed = ability.no_unparsed and ability.render_mismatch is None
+    return ability
 
 
 def parse_face(oracle_text: str, *, name: str, type_line: str = "") -> list[A.Ability]:

@@ -53,7 +53,8 @@ def find_differences(con) -> tuple[int, list[dict]]:
     unparsed: dict[str, list[str]] = {}
     for oid, text in con.execute("""
             SELECT a.oracle_id, a.text FROM abilities a JOIN cards c USING (oracle_id)
-            WHERE c.source_produced_mana IS NOT NULL AND NOT a.fully_parsed
+            WHERE c.source_produced_mana IS NOT NULL
+              AND NOT COALESCE(CAST(json_extract(a.ast, '$.no_unparsed') AS BOOLEAN), a.fully_parsed)
             ORDER BY a.oracle_id, a.face_index, a.ability_index""").fetchall():
         if mentions_adding_mana(text):
             unparsed.setdefault(oid, []).append(text)

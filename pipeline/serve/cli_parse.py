@@ -2,11 +2,14 @@
 
 * ``parse "TEXT" [--name NAME] [--type-line T]`` prints the AST JSON of one face's oracle text.
 * ``parse --jsonl FILE`` reads JSON Lines ``{"name", "oracle_text", "type_line"?}`` ("-" = stdin)
-  and writes one JSON object per line: ``{"name", "ast": [Ability JSON…], "fully_parsed",
-  "produced_mana"}`` (produced_mana from :func:`pipeline.derive.mana.produced_mana_for_face`).
-* ``coverage [--db PATH] [--json]`` reports, on a built database, the fraction of ability lines
-  and of card faces fully parsed (overall and per kind) and the 30 most frequent unparsed
-  shapes (numbers → N, the card's name → ~) with an example card each.
+  and writes one JSON object per input line: ``{"name", "ast": [Ability JSON…], "fully_parsed",
+  "produced_mana"}`` (produced_mana from :func:`pipeline.derive.mana.produced_mana_for_face`);
+  a record with a ``faces`` list (the oracle-2026 shape) gives ``{"name", "faces": [{"name",
+  "ast", "fully_parsed"}], "fully_parsed"}``. ``fully_parsed`` is the round trip (docs/ast.md
+  § Rendering).
+* ``coverage [--db PATH | --jsonl FILE] [--json]`` reports the fraction of card faces and
+  ability lines that round-trip (overall, per kind, mana lines, copy effects) and the most
+  frequent shapes that do not, with an example card each (pipeline/serve/coverage.py).
 """
 
 from __future__ import annotations
@@ -32,8 +35,17 @@ def parse_record(rec: dict) -> dict:
     """Parse one ``{"name", "oracle_text", "type_line"?}`` record → output dict (see module doc)."""
     from pipeline.parse import parse_face
 
+    from pipeline.serve.coverage import record_faces
+
     name = rec.get("name") or ""
     type_line = rec.get("type_line") or ""
+    if isinstance(rec.get("faces"), list) and rec["faces"]:  # the oracle-2026 shape: parse each face
+        faces = []
+        for f in record_faces(rec):
+            fab = parse_face(f["oracle_text"], name=f["name"], type_line=f["type_line"])
+            faces.append({"name": f["name"], "ast": [a.to_json() for a in fab],
+                          "fully_parsed": all(a.fully_parsed for a in fab)})
+        return {"name": name, "faces": faces, "fully_parsed": all(f["fully_parsed"] for f in faces)}
     abilities = parse_face(rec["oracle_text"], name=name, type_line=type_line)
     asts = [a.to_json() for a in abilities]
     out = {"name": name, "ast": asts, "fully_parsed": all(a.fully_parsed for a in abilities)}
@@ -120,76 +132,100 @@ def shape(text: str, name: str = "") -> str:
 
 
 def coverage_report(con, top: int = 30) -> dict:
-    """Compute the coverage report from an open DuckDB connection with the ``abilities`` and
-    ``faces``/``cards`` tables (docs/ast.md § Coverage). Returns
-    ``{"lines": {"total", "fully_parsed", "fraction"}, "faces": {...}, "per_kind": {kind: {...}},
-    "mana_abilities": {...}, "unparsed_shapes": [{"shape", "count", "example"}]}``."""
+    """Coverage of a built database (``abilities`` with ``faces``/``cards``), docs/ast.md
+    § Coverage: :func:`pipeline.serve.coverage.summarize` over its faces (``fully_parsed`` is
+    the round trip), plus ``"unparsed_shapes"``: the most frequent Unparsed texts (numbers → N,
+    the card's name → ~) with an example card each."""
+    from pipeline.serve.coverage import summarize
+
     rows = con.execute("""
-        SELECT a.oracle_id, a.face_index, a.kind, a.fully_parsed, a.is_mana_ability, a.ast,
+        SELECT a.oracle_id, a.face_index, a.kind, a.fully_parsed, a.is_mana_ability, a.ast, a.text,
                COALESCE(f.name, c.name) AS name
         FROM abilities a
         LEFT JOIN faces f ON f.oracle_id = a.oracle_id AND f.face_index = a.face_index
         LEFT JOIN cards c ON c.oracle_id = a.oracle_id
         ORDER BY a.oracle_id, a.face_index, a.ability_index""").fetchall()
-    per_kind: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    faces: dict[tuple, bool] = {}
-    mana = [0, 0]
+    faces: dict[tuple, tuple[str, list[dict]]] = {}
     shapes: Counter = Counter()
     example: dict[str, str] = {}
-    for oid, fi, kind, fully, is_mana, ast, name in rows:
-        per_kind[kind][0] += 1
-        per_kind[kind][1] += bool(fully)
-        faces[(oid, fi)] = faces.get((oid, fi), True) and bool(fully)
-        if is_mana:
-            mana[0] += 1
-            mana[1] += bool(fully)
-        if not fully and ast is not None:
+    for oid, fi, kind, fully, is_mana, ast, text, name in rows:
+        ast = json.loads(ast) if isinstance(ast, str) else (ast or {})
+        rec = {"text": text, "kind": kind, "fully_parsed": bool(fully), "is_mana_ability": bool(is_mana),
+               "no_unparsed": ast.get("no_unparsed", bool(fully)), "render_mismatch": ast.get("render_mismatch"),
+               "body": ast.get("body")}
+        faces.setdefault((oid, fi), (name or "", []))[1].append(rec)
+        if not fully:
             for t in unparsed_texts(ast):
                 s = shape(t, name or "")
                 shapes[s] += 1
                 example.setdefault(s, name or "")
-    face_rows = con.execute("SELECT oracle_id, face_index FROM faces").fetchall()
-    for key in face_rows:  # faces without abilities (vanilla) are fully parsed
-        faces.setdefault(tuple(key), True)
-
-    def frac(total, ok):
-        return {"total": total, "fully_parsed": ok, "fraction": (ok / total) if total else None}
-
-    total = sum(v[0] for v in per_kind.values())
-    ok = sum(v[1] for v in per_kind.values())
-    return {
-        "lines": frac(total, ok),
-        "faces": frac(len(faces), sum(faces.values())),
-        "per_kind": {k: frac(*v) for k, v in sorted(per_kind.items(), key=lambda kv: -kv[1][0])},
-        "mana_abilities": frac(*mana),
-        "unparsed_shapes": [{"shape": s, "count": c, "example": example[s]} for s, c in shapes.most_common(top)],
-    }
+    for oid, fi, name in con.execute("SELECT oracle_id, face_index, name FROM faces").fetchall():
+        faces.setdefault((oid, fi), (name or "", []))  # faces without abilities (vanilla) round-trip
+    rep = summarize(faces.values(), top=top)
+    rep["unparsed_shapes"] = [{"shape": s, "count": c, "example": example[s]} for s, c in shapes.most_common(top)]
+    return rep
 
 
 def format_report(rep: dict) -> str:
     """Plain-text rendering of :func:`coverage_report`."""
-    def pct(d):
-        return "n/a" if d["fraction"] is None else f"{100 * d['fraction']:.1f}%"
+    from pipeline.serve.coverage import format_summary
 
-    lines = [f"ability lines fully parsed: {pct(rep['lines'])} ({rep['lines']['fully_parsed']}/{rep['lines']['total']})",
-             f"card faces fully parsed:    {pct(rep['faces'])} ({rep['faces']['fully_parsed']}/{rep['faces']['total']})",
-             f"mana abilities fully parsed: {pct(rep['mana_abilities'])} ({rep['mana_abilities']['fully_parsed']}/{rep['mana_abilities']['total']})",
-             "", "per kind:"]
-    for k, d in rep["per_kind"].items():
-        lines.append(f"  {k:<12} {pct(d):>7}  ({d['fully_parsed']}/{d['total']})")
-    lines += ["", f"top {len(rep['unparsed_shapes'])} unparsed shapes:"]
-    for s in rep["unparsed_shapes"]:
-        lines.append(f"  {s['count']:>6}  {s['shape'][:120]}  — e.g. {s['example']}")
+    lines = [format_summary(rep)]
+    if rep.get("unparsed_shapes") is not None:
+        lines += ["", f"top {len(rep['unparsed_shapes'])} unparsed shapes:"]
+        for s in rep["unparsed_shapes"]:
+            lines.append(f"  {s['count']:>6}  {s['shape'][:120]}  — e.g. {s['example']}")
     return "\n".join(lines)
+
+
+def coverage_jsonl(path: str, top: int = 30, all_layouts: bool = False) -> dict:
+    """Parse every face of a JSON Lines corpus (``parse --jsonl`` records or the oracle-2026
+    shape, :func:`pipeline.serve.coverage.record_faces`) and summarise it. Planes, schemes,
+    vanguards and Alchemy ``A-`` cards are left out unless ``all_layouts``; faces without text
+    are not counted. Adds ``"records"`` and ``"left_out"`` counts. Raises BadRecord."""
+    from pipeline.parse import parse_face
+    from pipeline.serve.coverage import is_traditional, record_faces, summarize
+
+    counts = {"records": 0, "left_out": 0}
+
+    def faces():
+        for rec in iter_jsonl(path):
+            counts["records"] += 1
+            if not all_layouts and not is_traditional(rec):
+                counts["left_out"] += 1
+                continue
+            for f in record_faces(rec):
+                if not f["oracle_text"].strip():
+                    continue
+                abilities = parse_face(f["oracle_text"], name=f["name"], type_line=f["type_line"])
+                yield f["name"], [a.to_json() for a in abilities]
+
+    rep = summarize(faces(), top=top)
+    rep.update(counts)
+    return rep
 
 
 @click.command("coverage")
 @click.option("--db", "db", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help=f"Database file (default: ${DB_ENV}, else the platform data dir).")
+@click.option("--jsonl", "jsonl", default=None,
+              help="Parse and summarise a JSON Lines text corpus instead of a database ('-' = stdin): "
+                   "records {name, oracle_text, type_line?} or the oracle-2026 shape (with faces).")
+@click.option("--all-layouts", is_flag=True,
+              help="With --jsonl: also count planes, schemes, vanguards and Alchemy A- cards.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--top", default=30, show_default=True, help="How many unparsed shapes to list.")
-def coverage_command(db: Path | None, as_json: bool, top: int) -> None:
-    """Fraction of ability lines and card faces fully parsed; most frequent unparsed shapes."""
+@click.option("--top", default=30, show_default=True, help="How many shapes to list.")
+def coverage_command(db: Path | None, jsonl: str | None, all_layouts: bool, as_json: bool, top: int) -> None:
+    """Round-trip coverage: faces and ability lines whose AST renders back to their text
+    (overall, per kind, mana lines, copy effects) and the most frequent shapes that do not."""
+    if jsonl is not None:
+        try:
+            rep = coverage_jsonl(jsonl, top=top, all_layouts=all_layouts)
+        except (BadRecord, OSError) as e:
+            raise click.ClickException(str(e)) from None
+        click.echo(json.dumps(rep, indent=2, ensure_ascii=False) if as_json else
+                   f"records: {rep['records']} (left out: {rep['left_out']})\n" + format_report(rep))
+        return
     import duckdb
 
     path = db if db is not None else default_db_path()
@@ -202,4 +238,4 @@ def coverage_command(db: Path | None, as_json: bool, top: int) -> None:
         raise click.ClickException(f"{path}: {e}") from None
     finally:
         con.close()
-    click.echo(json.dumps(rep, indent=2) if as_json else format_report(rep))
+    click.echo(json.dumps(rep, indent=2, ensure_ascii=False) if as_json else format_report(rep))

@@ -83,7 +83,7 @@ TABLES: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
         ("text", "VARCHAR", "The line as printed in Oracle text, reminder text included."),
         ("kind", "VARCHAR", "Ability kind (keyword, activated, triggered, static, spell, loyalty, chapter, …; see docs/ast.md)."),
         ("is_mana_ability", "BOOLEAN", "True for a mana ability (CR 605.1a/b)."),
-        ("fully_parsed", "BOOLEAN", "True when the AST has no Unparsed node."),
+        ("fully_parsed", "BOOLEAN", "True when the AST round-trips: no Unparsed node and rendering it from its structured fields gives back the line's normalised text, reminder text aside (docs/ast.md § Rendering); ast.no_unparsed and ast.render_mismatch hold the parts."),
         ("ast", "JSON", "The ability AST (docs/ast.md), with grammar_version."),
     ]),
     "rulings": ("One row per ruling, deduplicated on (oracle_id, published_at, comment).", [

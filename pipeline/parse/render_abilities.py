@@ -1,0 +1,50 @@
+"""Renderers of ability bodies (``grammar/abilities.lark``): activated (CR 602), static
+(CR 604) and spell (CR 608.2) bodies, modal (CR 700.2), chapter (CR 714), class level (CR 716)."""
+
+from __future__ import annotations
+
+from pipeline.parse import ast as A
+from pipeline.parse.render import NotRendered, cap, render, renders
+
+
+def effects(nodes: list[A.Node]) -> str:
+    if not nodes:
+        raise NotRendered("effect:empty")
+    return " ".join(render(n) for n in nodes)
+
+
+@renders(A.Activated)
+def render_activated(a: A.Activated, **_) -> str:
+    """"[Cost]: [Effect.] [Activate only …]" (CR 602.1)."""
+    out = f"{render(a.cost)}: {cap(effects(a.effect))}"
+    for r in a.restrictions:
+        out += " " + render(r)
+    return out
+
+
+@renders(A.Static)
+def render_static(s: A.Static, **_) -> str:
+    return effects(s.effect)
+
+
+@renders(A.ClassLevel)
+def render_class_level(c: A.ClassLevel, **_) -> str:
+    return f"{render(c.cost)}: Level {c.level}"  # CR 716.2a
+
+
+@renders(A.Chapter)
+def render_chapter(c: A.Chapter, **_) -> str:
+    """"I, II — [effect]" (CR 714.2b: roman numerals)."""
+    if not c.chapters:
+        raise NotRendered("Chapter:none")
+    return ", ".join(_roman(n) for n in c.chapters) + " — " + effects(c.effect)
+
+
+def _roman(n: int) -> str:
+    vals = ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
+    out = ""
+    for v, s in vals:
+        while n >= v:
+            out += s
+            n -= v
+    return out

@@ -1,0 +1,66 @@
+"""Renderers of keyword abilities (``grammar/keywords.lark``, CR 702): :class:`KeywordLine`,
+:class:`Keyword`. Names must be keywords of the CR (:func:`pipeline.parse.lexicon.is_keyword`)."""
+
+from __future__ import annotations
+
+from pipeline.parse import ast as A
+from pipeline.parse.lexicon import is_keyword
+from pipeline.parse.render import NotRendered, cap, render, renders
+from pipeline.parse.render_objects import amount_number
+
+
+@renders(A.KeywordLine)
+def render_keyword_line(line: A.KeywordLine, **_) -> str:
+    """Keywords joined by ", ", the first capitalised (CR 702.1)."""
+    if not line.keywords:
+        raise NotRendered("KeywordLine:empty")
+    return cap(", ".join(render(k) for k in line.keywords))
+
+
+def _cost(cost: A.Node) -> str:
+    """A keyword cost: "{2}{G}" right after the name, any other cost after an em dash
+    ("Ward—Pay 3 life", CR 702.21a)."""
+    text = render(cost)
+    if isinstance(cost, A.Cost) and all(isinstance(c, A.ManaCost) for c in cost.components):
+        return " " + text
+    return "—" + text
+
+
+@renders(A.Keyword)
+def render_keyword(kw: A.Keyword, **_) -> str:
+    """"flying", "equip {2}", "bushido 2", "crew 3", "plainscycling {2}", "enchant creature"."""
+    name = kw.name
+    if name == "landwalk":
+        return _landwalk(kw)
+    if not is_keyword(name):
+        raise NotRendered("Keyword:name")
+    out = name
+    if kw.param is not None:
+        if name in ("enchant",) and isinstance(kw.param, A.Obj):
+            out += " " + render(kw.param)
+        elif name == "affinity" and isinstance(kw.param, A.Obj):
+            out += " for " + render(kw.param)
+        elif name == "champion" and isinstance(kw.param, A.Obj):
+            out += " " + render(kw.param)
+        else:
+            raise NotRendered(f"Keyword:{name}:param")
+    if kw.amount is not None:
+        if kw.amount.kind == "x" and kw.cost is None:
+            out += " X"
+        else:
+            out += " " + amount_number(kw.amount, words=False)
+    if kw.cost is not None:
+        out += ("—" + render(kw.cost)) if kw.amount is not None else _cost(kw.cost)
+    return out
+
+
+def _landwalk(kw: A.Keyword) -> str:
+    """CR 702.14: "[land type]walk"; the param is the one word the grammar's WALKWORD matched."""
+    from pipeline.parse.lexicon import type_words
+
+    p = kw.param
+    word = p.text if isinstance(p, A.Text) else None
+    # the lexer matched one closed word ("forestwalk"); anything longer is free text
+    if word and " " not in word and word.endswith("walk") and word[:-4] in type_words():
+        return word
+    raise NotRendered("Keyword:landwalk")
