@@ -40,7 +40,7 @@ class CardCollection:
             self.cards[card.oracle_id] = card
             self._faces[card.oracle_id] = {f.face_index: f for f in card.faces}
             return
-        known.printings |= card.printings
+        merge_printings(known, card)
         faces = self._faces[card.oracle_id]
         for face in card.faces:
             seen = faces.get(face.face_index)
@@ -99,7 +99,47 @@ class CardCollection:
             if oracle_id is None:
                 raise SourceError(where, f"card {card.faces[0].name!r} has no oracle id and matches no other card",
                                   field="identifiers.scryfallOracleId")
-            self.cards[oracle_id].printings |= card.printings
+            merge_printings(self.cards[oracle_id], card)
             for r in rulings:
                 self.add_ruling(Ruling(oracle_id, r.source, r.published_at, r.comment))
         self._unresolved.clear()
+        fill_set_types(self.cards.values())
+
+
+def merge_printings(known: OracleCard, card: OracleCard) -> None:
+    """Merge ``card``'s printings and leadership skills into ``known`` (same oracle card).
+
+    A printing already known (same set, collector number, language) is another face record
+    of it (MTGJSON): :meth:`Printing.merge_face` folds it in. Leadership skills are OR-ed.
+    """
+    for key, printing in card.printings.items():
+        seen = known.printings.get(key)
+        if seen is None:
+            known.printings[key] = printing
+        else:
+            seen.merge_face(printing)
+    if card.leadership is not None:
+        merged = dict(known.leadership or {})
+        for skill, value in card.leadership.items():
+            merged[skill] = merged.get(skill, False) or value
+        known.leadership = merged
+
+
+def fill_set_types(cards) -> None:
+    """Give printings without a set type the type another printing of the same set carries.
+
+    A set's type is a fact of the set: Scryfall's 2019 objects carry ``set_type`` on a few
+    objects only (the newest sets); every printing of such a set takes it. Sets no object
+    types stay NULL.
+    """
+    types: dict[str, str] = {}
+    for card in cards:
+        for printing in card.printings.values():
+            if printing.set_type is not None:
+                types.setdefault(printing.set_code, printing.set_type)
+    if not types:
+        return
+    for card in cards:
+        for printing in card.printings.values():
+            if printing.set_type is None:
+                printing.set_type = types.get(printing.set_code)

@@ -66,7 +66,9 @@ class OracleCard:
     ``name`` is the full name (``"A // B"`` for multi-face cards); ``oracle_text`` joins
     the faces' texts with ``"\\n//\\n"``; ``mana_value`` is a float (CR 202.3);
     ``source_produced_mana`` is Scryfall's ``produced_mana`` where the source has it, else None.
-    ``printings`` are ``(set_code, collector_number, lang)`` tuples, deduplicated.
+    ``printings`` maps ``(set_code, collector_number, lang)`` to that :class:`Printing`
+    (iterating it gives the key tuples); ``leadership``: MTGJSON ``leadershipSkills``
+    (``{"brawl", "commander", "oathbreaker"}`` → bool) when the source has that field, else None.
     """
 
     oracle_id: str
@@ -80,12 +82,99 @@ class OracleCard:
     keywords: list[str]
     faces: list[Face]
     source_produced_mana: list[str] | None = None
-    printings: set[tuple[str, str, str]] = field(default_factory=set)
+    printings: dict[tuple[str, str, str], "Printing"] = field(default_factory=dict)
+    leadership: dict[str, bool] | None = None
 
     @property
     def oracle_text(self) -> str:
         """The faces' Oracle texts joined with ``"\\n//\\n"`` (one face: its text)."""
         return "\n//\n".join(f.oracle_text for f in self.faces)
+
+
+#: Scryfall's legality values, also the normalized ``legalities.status`` (formats are tournament rules, CR 100.6).
+LEGALITY_STATUSES: frozenset[str] = frozenset({"legal", "not_legal", "banned", "restricted"})
+
+
+def normalize_legality(value: str) -> str:
+    """Map a source's legality value to Scryfall's spelling: ``'Legal'`` → ``'legal'``, ``'Not Legal'`` → ``'not_legal'``.
+
+    Raises ValueError for a value that is none of legal / not legal / banned / restricted.
+    """
+    status = value.strip().lower().replace(" ", "_")
+    if status not in LEGALITY_STATUSES:
+        raise ValueError(f"unknown legality {value!r}")
+    return status
+
+
+@dataclass(slots=True)
+class Printing:
+    """One printing of a card: one (set, collector number, language), every face of it.
+
+    Field values are the source's, NULL (None) where the source lacks them. ``released_at``: the
+    printing's date (Scryfall ``released_at``; MTGJSON ``originalReleaseDate``, else the set's
+    ``releaseDate``); ``games``: where it exists (Scryfall ``games``, MTGJSON ``availability``:
+    paper, arena, mtgo, …); ``image_uris``: one dict per face that has images (Scryfall
+    ``image_uris`` / ``card_faces[].image_uris``; MTGJSON has none); ``prices``: Scryfall
+    ``prices`` (``usd``, ``usd_foil``, ``eur``, ``tix`` as decimal strings); ``legalities``:
+    format → the source's own status spelling; ``foreign_names``: (language code, printed name)
+    of translations the record lists (MTGJSON ``foreignData``); ``is_funny``: MTGJSON
+    ``isFunny``, Scryfall set type ``funny`` or a silver border (Un-sets, playtest, acorn).
+    """
+
+    set_code: str
+    collector_number: str
+    lang: str
+    set_name: str | None = None
+    set_type: str | None = None
+    released_at: date | None = None
+    rarity: str | None = None
+    artist: str | None = None
+    printed_name: str | None = None
+    games: list[str] | None = None
+    digital: bool | None = None
+    promo: bool | None = None
+    frame: str | None = None
+    border_color: str | None = None
+    full_art: bool | None = None
+    scryfall_id: str | None = None
+    multiverse_ids: list[int] | None = None
+    mtgo_id: int | None = None
+    arena_id: int | None = None
+    tcgplayer_id: int | None = None
+    cardmarket_id: int | None = None
+    mtgjson_uuid: str | None = None
+    image_uris: list[dict] | None = None
+    prices: dict[str, str | None] | None = None
+    legalities: dict[str, str] | None = None
+    foreign_names: list[tuple[str, str]] = field(default_factory=list)
+    is_funny: bool | None = None
+    reserved: bool | None = None
+    edhrec_rank: int | None = None
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """``(set_code, collector_number, lang)``: what identifies the printing within a card."""
+        return (self.set_code, self.collector_number, self.lang)
+
+    def merge_face(self, other: "Printing") -> None:
+        """Fold in another face record of the same printing (MTGJSON: one record per face).
+
+        Multiverse ids and foreign names are united, artists joined with ' & ' (Scryfall's
+        spelling for several artists), fields this record lacks are taken from ``other``.
+        """
+        for name in self.__slots__:
+            if name in ("multiverse_ids", "foreign_names", "artist"):
+                continue
+            if getattr(self, name) is None and getattr(other, name) is not None:
+                setattr(self, name, getattr(other, name))
+        if other.multiverse_ids:
+            ids = list(self.multiverse_ids or [])
+            self.multiverse_ids = ids + [i for i in other.multiverse_ids if i not in ids]
+        for pair in other.foreign_names:
+            if pair not in self.foreign_names:
+                self.foreign_names.append(pair)
+        if other.artist and other.artist not in (self.artist or "").split(" & "):
+            self.artist = f"{self.artist} & {other.artist}" if self.artist else other.artist
 
 
 @dataclass

@@ -17,7 +17,9 @@ from typing import Iterator
 
 import ijson
 
-from pipeline.normalize.model import GAME_LAYOUTS, Face, OracleCard, OtherObject, Ruling, sort_colors
+from pipeline.normalize.languages import scryfall_code
+from pipeline.normalize.model import (GAME_LAYOUTS, Face, OracleCard, OtherObject, Printing, Ruling,
+                                      normalize_legality, sort_colors)
 from pipeline.sources.errors import SourceError, record_label
 from pipeline.sources.files import open_binary
 from pipeline.sources.records import Flagged, MtgjsonCard, gate
@@ -79,6 +81,7 @@ def read_mtgjson(path: str | Path) -> Iterator[MtgjsonFace | OtherObject]:
 
 def _read_entries(entries: Iterator[tuple[str, object]], path) -> Iterator[MtgjsonFace | OtherObject]:
     shape = None
+    one_set: dict[str, object] = {}  # a set file's entries: its cards come before its name and dates
     for key, value in entries:
         if shape is None:
             if isinstance(value, dict) and isinstance(value.get("cards"), list):
@@ -90,7 +93,8 @@ def _read_entries(entries: Iterator[tuple[str, object]], path) -> Iterator[Mtgjs
         if shape == "all_printings":
             if not (isinstance(value, dict) and isinstance(value.get("cards"), list)):
                 raise SourceError(path, "expected a set object with 'cards'", field=f"data.{key}")
-            yield from _read_set(value.get("code", key), value["cards"], value.get("tokens") or [], path)
+            yield from _read_set(value.get("code", key), value["cards"], value.get("tokens") or [], path,
+                                 set_info(value, path, f"data.{key}"))
         elif shape == "atomic":
             if not isinstance(value, list):
                 raise SourceError(path, "expected a list of atomic card records", field=f"data.{key}")
@@ -99,31 +103,67 @@ def _read_entries(entries: Iterator[tuple[str, object]], path) -> Iterator[Mtgjs
         elif key in ("cards", "tokens"):  # one set file: only these entries hold card records
             if not isinstance(value, list):
                 raise SourceError(path, "expected a list", field=f"data.{key}")
-            code = value[0].get("setCode", "?") if value and isinstance(value[0], dict) else "?"
-            yield from _read_set(code, value if key == "cards" else [], value if key == "tokens" else [], path)
+            one_set[key] = value
+        elif key in SET_FIELDS:
+            one_set[key] = value
+    if shape == "set":
+        cards, tokens = one_set.get("cards") or [], one_set.get("tokens") or []
+        first = (cards or tokens or [None])[0]
+        code = one_set.get("code") or (first.get("setCode") if isinstance(first, dict) else None) or "?"
+        yield from _read_set(code, cards, tokens, path, set_info(one_set, path, "data"))
 
 
-def _read_set(code: str, cards: list, tokens: list, path) -> Iterator[MtgjsonFace | OtherObject | Flagged]:
+#: The set fields a printing takes from its set (MTGJSON set object): name, type, release date.
+SET_FIELDS = ("code", "name", "type", "releaseDate")
+
+
+def set_info(set_object: dict, path, where: str) -> dict:
+    """``{"name", "type", "releaseDate"}`` of an MTGJSON set object (None where absent).
+
+    Raises SourceError naming the field when one is not a string or the date is not ISO.
+    """
+    info = {}
+    for key in SET_FIELDS[1:]:
+        value = set_object.get(key)
+        if value is not None and not isinstance(value, str):
+            raise SourceError(path, "expected a string", field=f"{where}.{key}")
+        info[key] = value
+    if info["releaseDate"] is not None:
+        try:
+            info["releaseDate"] = date.fromisoformat(info["releaseDate"])
+        except ValueError:
+            raise SourceError(path, f"not a date: {info['releaseDate']!r}", field=f"{where}.releaseDate") from None
+    return info
+
+
+def _read_set(code: str, cards: list, tokens: list, path, info: dict | None = None
+              ) -> Iterator[MtgjsonFace | OtherObject | Flagged]:
     for index, record in enumerate(cards):
-        yield from _checked(face_from_mtgjson, record, path, f"{code} cards{record_label(index, record)}")
+        yield from _checked(face_from_mtgjson, record, path, f"{code} cards{record_label(index, record)}", info)
     for index, record in enumerate(tokens):
         yield from _checked(_other_from_mtgjson, record, path, f"{code} tokens{record_label(index, record)}")
 
 
-def _checked(normalize, record: object, path, label: str) -> Iterator[MtgjsonFace | OtherObject | Flagged]:
-    """Validate ``record`` (:class:`pipeline.sources.records.MtgjsonCard`), then normalize it — or yield its quarantine."""
+def _checked(normalize, record: object, path, label: str, *extra) -> Iterator[MtgjsonFace | OtherObject | Flagged]:
+    """Validate ``record`` (:class:`pipeline.sources.records.MtgjsonCard`), then normalize it — or yield its quarantine.
+
+    ``extra``: further arguments of ``normalize`` (the set's :func:`set_info` for card records).
+    """
     record, flags = gate(MtgjsonCard, record, path, label)
     yield from flags
     if record is not None:
-        yield normalize(record, path, label)
+        yield normalize(record, path, label, *extra)
 
 
 def _side_index(side: object) -> int:
     return ord(side) - ord("a") if isinstance(side, str) and len(side) == 1 and side.isalpha() else 0
 
 
-def face_from_mtgjson(record: object, path, label: str) -> MtgjsonFace | OtherObject:
-    """Normalize one MTGJSON card (or atomic card) record; ``label`` locates it in error messages."""
+def face_from_mtgjson(record: object, path, label: str, info: dict | None = None) -> MtgjsonFace | OtherObject:
+    """Normalize one MTGJSON card (or atomic card) record; ``label`` locates it in error messages.
+
+    ``info``: its set's :func:`set_info` (None for AtomicCards records, which have no printing).
+    """
     if not isinstance(record, dict):
         raise SourceError(path, "card record is not an object", record=label)
     layout = record.get("layout") or "normal"
@@ -164,9 +204,95 @@ def face_from_mtgjson(record: object, path, label: str) -> MtgjsonFace | OtherOb
         keywords=list(record.get("keywords") or []),
         faces=[face],
     )
+    if isinstance(record.get("leadershipSkills"), dict):
+        card.leadership = {k: bool(v) for k, v in record["leadershipSkills"].items()}
+    elif record.get("setCode"):
+        card.leadership = {}  # MTGJSON omits leadershipSkills when every skill is false
     if record.get("setCode"):
-        card.printings.add((record["setCode"], str(record.get("number", "")), "en"))
+        printing = printing_from_mtgjson(record, info or {}, path, label)
+        card.printings[printing.key] = printing
     return MtgjsonFace(card, _rulings(record, oracle_id, path, label))
+
+
+def printing_from_mtgjson(record: dict, info: dict, path, label: str) -> Printing:
+    """The :class:`Printing` of one MTGJSON card record (one face of one printing, language 'en').
+
+    Set name, type and date come from the set object (``info``, :func:`set_info`); the record's
+    ``originalReleaseDate`` (promos) overrides the date. Ids come from ``identifiers`` (MTGJSON
+    spells them as strings; ``mcmId`` is Cardmarket's). Translations (``foreignData``) become
+    ``foreign_names`` with Scryfall language codes. MTGJSON has no image URIs or prices.
+    Raises SourceError naming file, record and field for a malformed value.
+    """
+    ids = record.get("identifiers") or {}
+    if not isinstance(ids, dict):
+        raise SourceError(path, "expected an object", record=label, field="identifiers")
+    released = info.get("releaseDate")
+    if record.get("originalReleaseDate"):
+        try:
+            released = date.fromisoformat(str(record["originalReleaseDate"]))
+        except ValueError:
+            raise SourceError(path, f"not a date: {record['originalReleaseDate']!r}", record=label,
+                              field="originalReleaseDate") from None
+    legalities = record.get("legalities")
+    if legalities is not None and not isinstance(legalities, dict):
+        raise SourceError(path, "expected an object", record=label, field="legalities")
+    for fmt, status in (legalities or {}).items():
+        try:
+            normalize_legality(status if isinstance(status, str) else repr(status))
+        except ValueError as exc:
+            raise SourceError(path, str(exc), record=label, field=f"legalities.{fmt}") from None
+    foreign = []
+    for j, entry in enumerate(record.get("foreignData") or []):
+        if not (isinstance(entry, dict) and isinstance(entry.get("name"), str) and isinstance(entry.get("language"), str)):
+            raise SourceError(path, "expected {language, name} strings", record=label, field=f"foreignData[{j}]")
+        try:
+            foreign.append((scryfall_code(entry["language"]), entry["name"]))
+        except KeyError as exc:
+            raise SourceError(path, str(exc.args[0]), record=label, field=f"foreignData[{j}].language") from None
+    availability = record.get("availability")
+    if availability is not None and not (isinstance(availability, list) and all(isinstance(a, str) for a in availability)):
+        raise SourceError(path, "expected a list of strings", record=label, field="availability")
+    multiverse = _id(ids, "multiverseId", path, label)
+    edhrec = record.get("edhrecRank")
+    if edhrec is not None and (isinstance(edhrec, bool) or not isinstance(edhrec, (int, float))):
+        raise SourceError(path, f"expected a number, got {edhrec!r}", record=label, field="edhrecRank")
+    return Printing(
+        set_code=str(record["setCode"]), collector_number=str(record.get("number", "")), lang="en",
+        set_name=info.get("name"), set_type=info.get("type"), released_at=released,
+        rarity=_opt_str(record, "rarity", path, label), artist=_opt_str(record, "artist", path, label),
+        games=availability, digital=bool(record.get("isOnlineOnly", False)),
+        promo=bool(record.get("isPromo", False)),
+        frame=_opt_str(record, "frameVersion", path, label), border_color=_opt_str(record, "borderColor", path, label),
+        full_art=bool(record.get("isFullArt", False)),
+        scryfall_id=ids.get("scryfallId"), multiverse_ids=[multiverse] if multiverse is not None else None,
+        mtgo_id=_id(ids, "mtgoId", path, label), arena_id=_id(ids, "mtgArenaId", path, label),
+        tcgplayer_id=_id(ids, "tcgplayerProductId", path, label), cardmarket_id=_id(ids, "mcmId", path, label),
+        mtgjson_uuid=_opt_str(record, "uuid", path, label),
+        legalities=dict(legalities) if legalities is not None else None,
+        foreign_names=foreign,
+        is_funny=bool(record.get("isFunny", False)),
+        reserved=bool(record.get("isReserved", False)),
+        edhrec_rank=int(edhrec) if edhrec is not None else None,
+    )
+
+
+def _id(ids: dict, key: str, path, label: str) -> int | None:
+    """An MTGJSON identifier (a string of digits) as an int; None when absent."""
+    value = ids.get(key)
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise SourceError(path, f"expected an integer id, got {value!r}", record=label,
+                          field=f"identifiers.{key}") from None
+
+
+def _opt_str(record: dict, key: str, path, label: str) -> str | None:
+    value = record.get(key)
+    if value is not None and not isinstance(value, str):
+        raise SourceError(path, f"expected a string, got {type(value).__name__}", record=label, field=key)
+    return value
 
 
 def _rulings(record: dict, oracle_id: str | None, path, label: str) -> list[Ruling]:

@@ -11,7 +11,8 @@ from datetime import date
 from pathlib import Path
 from typing import Iterator
 
-from pipeline.normalize.model import GAME_LAYOUTS, Face, OracleCard, OtherObject, Ruling, sort_colors
+from pipeline.normalize.model import (GAME_LAYOUTS, Face, OracleCard, OtherObject, Printing, Ruling,
+                                      normalize_legality, sort_colors)
 from pipeline.sources.errors import SourceError, record_label
 from pipeline.sources.json_stream import iter_json_records
 from pipeline.sources.records import Flagged, RecordInvalid, ScryfallCard, ScryfallRuling, gate
@@ -83,8 +84,113 @@ def card_from_scryfall(obj: object, path, index: int) -> OracleCard | OtherObjec
         faces=faces,
         source_produced_mana=list(obj["produced_mana"]) if isinstance(obj.get("produced_mana"), list) else None,
     )
-    card.printings.add((str(obj.get("set", "")), str(obj.get("collector_number", "")), str(obj.get("lang", "en"))))
+    printing = printing_from_scryfall(obj, raw_faces or [], path, label)
+    card.printings[printing.key] = printing
     return card
+
+
+#: Scryfall image sizes kept per face (``image_uris`` keys), in this order.
+IMAGE_SIZES = ("small", "normal", "large", "png", "art_crop", "border_crop")
+#: Scryfall ``prices`` keys kept (decimal strings or null).
+PRICE_KEYS = ("usd", "usd_foil", "eur", "tix")
+
+
+def printing_from_scryfall(obj: dict, raw_faces: list, path, label: str) -> Printing:
+    """The :class:`Printing` of one Scryfall card object: its set, ids, images, prices and legalities.
+
+    Fields the object lacks (the 2019 file has no ``cardmarket_id``, ``set_type`` on few objects,
+    ``prices`` on ~1k) are None. ``is_funny``: set type ``funny`` or a silver border (Un-cards).
+    Raises SourceError naming file, record and field for a value of the wrong type or a legality
+    that is none of legal / not_legal / banned / restricted.
+    """
+    faces = [f for f in raw_faces if isinstance(f, dict)]
+    lang = _str(obj, "lang", path, label) or "en"
+    printed = _str(obj, "printed_name", path, label)
+    if printed is None and any(f.get("printed_name") for f in faces):
+        printed = " // ".join(f.get("printed_name") or f.get("name") or "" for f in faces)
+    artist = _str(obj, "artist", path, label)
+    if artist is None:
+        artists = [f["artist"] for f in faces if isinstance(f.get("artist"), str)]
+        artist = " & ".join(dict.fromkeys(artists)) or None
+    if isinstance(obj.get("image_uris"), dict):
+        images = [_images(0, obj["image_uris"])]
+    else:
+        images = [_images(i, f["image_uris"]) for i, f in enumerate(raw_faces or [])
+                  if isinstance(f, dict) and isinstance(f.get("image_uris"), dict)] or None
+    prices = obj.get("prices")
+    if prices is not None and not isinstance(prices, dict):
+        raise SourceError(path, "expected an object", record=label, field="prices")
+    legalities = obj.get("legalities")
+    if legalities is not None and not isinstance(legalities, dict):
+        raise SourceError(path, "expected an object", record=label, field="legalities")
+    for fmt, status in (legalities or {}).items():
+        try:
+            normalize_legality(status if isinstance(status, str) else repr(status))
+        except ValueError as exc:
+            raise SourceError(path, str(exc), record=label, field=f"legalities.{fmt}") from None
+    set_type = _str(obj, "set_type", path, label)
+    border = _str(obj, "border_color", path, label)
+    multiverse = obj.get("multiverse_ids")
+    if multiverse is not None and not (isinstance(multiverse, list) and all(_is_int(i) for i in multiverse)):
+        raise SourceError(path, "expected a list of integers", record=label, field="multiverse_ids")
+    return Printing(
+        set_code=str(obj.get("set", "")), collector_number=str(obj.get("collector_number", "")), lang=lang,
+        set_name=_str(obj, "set_name", path, label), set_type=set_type,
+        released_at=_date(obj, "released_at", path, label),
+        rarity=_str(obj, "rarity", path, label), artist=artist,
+        printed_name=printed,
+        games=_str_list(obj, "games", path, label),
+        digital=_bool(obj, "digital", path, label), promo=_bool(obj, "promo", path, label),
+        frame=_str(obj, "frame", path, label), border_color=border, full_art=_bool(obj, "full_art", path, label),
+        scryfall_id=_str(obj, "id", path, label), multiverse_ids=multiverse,
+        mtgo_id=_int(obj, "mtgo_id", path, label), arena_id=_int(obj, "arena_id", path, label),
+        tcgplayer_id=_int(obj, "tcgplayer_id", path, label), cardmarket_id=_int(obj, "cardmarket_id", path, label),
+        image_uris=images,
+        prices={k: prices.get(k) for k in PRICE_KEYS} if prices is not None else None,
+        legalities=dict(legalities) if legalities is not None else None,
+        is_funny=set_type == "funny" or border == "silver",
+        reserved=_bool(obj, "reserved", path, label),
+        edhrec_rank=_int(obj, "edhrec_rank", path, label),
+    )
+
+
+def _images(face_index: int, uris: dict) -> dict:
+    return {"face_index": face_index, **{size: uris.get(size) for size in IMAGE_SIZES}}
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int(obj: dict, key: str, path, label: str) -> int | None:
+    value = obj.get(key)
+    if value is not None and not _is_int(value):
+        raise SourceError(path, f"expected an integer, got {value!r}", record=label, field=key)
+    return value
+
+
+def _bool(obj: dict, key: str, path, label: str) -> bool | None:
+    value = obj.get(key)
+    if value is not None and not isinstance(value, bool):
+        raise SourceError(path, f"expected true or false, got {value!r}", record=label, field=key)
+    return value
+
+
+def _str_list(obj: dict, key: str, path, label: str) -> list[str] | None:
+    value = obj.get(key)
+    if value is not None and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+        raise SourceError(path, "expected a list of strings", record=label, field=key)
+    return value
+
+
+def _date(obj: dict, key: str, path, label: str) -> date | None:
+    value = _str(obj, key, path, label)
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise SourceError(path, f"not a date: {value!r}", record=label, field=key) from None
 
 
 def _face(index: int, f: object, path, label: str) -> Face:

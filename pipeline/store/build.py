@@ -30,7 +30,9 @@ from pipeline.faults import fault_point
 from pipeline.normalize.collect import CardCollection
 from pipeline.normalize.model import SourceInfo
 from pipeline.parse import GRAMMAR_VERSION
+from pipeline.normalize.facts import card_facts
 from pipeline.store.abilities import FaceParser
+from pipeline.store.card_data import load_card_data
 from pipeline.store.data_quality import record_issues, stamp_run_id
 from pipeline.store.quarantine import keep_previous
 from pipeline.store.ddl import insert_rows
@@ -193,12 +195,11 @@ def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text
     cards = sorted(collection.cards.values(), key=lambda c: (c.name, c.oracle_id))
     insert_rows(con, "cards", columns_of("cards"), (
         (c.oracle_id, c.name, c.layout, c.mana_cost, c.mana_value, c.type_line, c.oracle_text,
-         c.colors, c.color_identity, c.keywords, [], c.source_produced_mana) for c in cards))
+         c.colors, c.color_identity, c.keywords, [], c.source_produced_mana, *card_facts(c)) for c in cards))
     insert_rows(con, "faces", columns_of("faces"), (
         (c.oracle_id, f.face_index, f.name, f.mana_cost, f.type_line, f.oracle_text, f.power, f.toughness,
          f.loyalty, f.defense) for c in cards for f in c.faces))
-    insert_rows(con, "printings", columns_of("printings"),
-                sorted((c.oracle_id, *p) for c in cards for p in c.printings))
+    load_card_data(con, cards, source)  # printings, legalities, card_names (pipeline/store/card_data.py)
     insert_rows(con, "other_objects", columns_of("other_objects"), (
         (o.oracle_id, o.name, o.layout, o.type_line, o.oracle_text) for o in collection.other.values()))
     insert_rows(con, "rulings", columns_of("rulings"), (
@@ -211,7 +212,8 @@ def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text
     insert_rows(con, "parse_cache", columns_of("parse_cache"), parser.cache_rows())
     fault_point("parse")
     counts = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-              for t in ("cards", "faces", "abilities", "rulings", "printings", "other_objects")}
+              for t in ("cards", "faces", "abilities", "rulings", "printings", "other_objects", "legalities",
+                        "card_names")}
     counts.update(derive(con))  # produced mana (pipeline/derive)
     fault_point("load")
     if rules_text is not None:

@@ -14,6 +14,7 @@ import duckdb
 
 if TYPE_CHECKING:  # pandas is imported where it is used: it costs ~1 s at CLI start-up
     import pandas as pd
+    import pyarrow as pa
 
 Column = tuple[str, str, str]  # (name, SQL type, one-line comment)
 
@@ -41,15 +42,20 @@ def create_table(con: duckdb.DuckDBPyConnection, name: str, comment: str, column
 
 
 def insert_rows(con: duckdb.DuckDBPyConnection, table: str, columns: Sequence[str],
-                rows: Iterable[Sequence] | pd.DataFrame) -> int:
-    """Insert ``rows`` (tuples in ``columns`` order, or a DataFrame with those columns) in one statement.
+                rows: Iterable[Sequence] | pd.DataFrame | pa.Table) -> int:
+    """Insert ``rows`` (tuples in ``columns`` order, a DataFrame or an Arrow table with those columns) in one statement.
 
     Returns the number of rows inserted.
     """
     import pandas as pd
-    df = rows if isinstance(rows, pd.DataFrame) else pd.DataFrame(list(rows), columns=list(columns))
-    if df.empty:
-        return 0
+    if hasattr(rows, "num_rows"):  # a pyarrow Table: DuckDB scans its buffers directly
+        df = rows
+        if rows.num_rows == 0:
+            return 0
+    else:
+        df = rows if isinstance(rows, pd.DataFrame) else pd.DataFrame(list(rows), columns=list(columns))
+        if df.empty:
+            return 0
     view = f"_insert_{table}"
     con.register(view, df)
     try:

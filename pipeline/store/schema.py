@@ -12,7 +12,7 @@ import duckdb
 from pipeline.store import data_quality
 from pipeline.store.ddl import create_table
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 #: Every key of the ``meta`` table → its one-line meaning (docs/schema.md lists them under ``meta``;
 #: a test checks that a fresh build writes no key missing here).
@@ -62,6 +62,19 @@ TABLES: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
         ("keywords", "VARCHAR[]", "Keywords as the source lists them (empty when the source predates the field)."),
         ("produced_mana", "VARCHAR[]", "Mana types this card could produce through its own abilities (CR 106.7), WUBRGC order; see docs/schema.md."),
         ("source_produced_mana", "VARCHAR[]", "The source's own produced_mana (Scryfall) where it has one, else NULL."),
+        ("first_released_at", "DATE", "Release date of the card's earliest printing (printings.released_at)."),
+        ("first_set_code", "VARCHAR", "Set of that earliest printing (ties: the smallest set code)."),
+        ("reserved", "BOOLEAN", "On the Reserved List (Scryfall reserved, MTGJSON isReserved) in some printing."),
+        ("edhrec_rank", "INTEGER", "EDHREC popularity rank from the newest printing that has one; NULL where the source has none."),
+        ("is_digital_only", "BOOLEAN", "No printing exists in paper (games/availability never lists 'paper'): Alchemy "
+                                       "'A-' rebalanced and other Arena/MTGO-only cards. Filter with NOT is_digital_only."),
+        ("is_funny", "BOOLEAN", "Every printing is a funny one (printings.is_funny: Un-sets, playtest, acorn and "
+                                "Heroes of the Realm cards), not legal in sanctioned formats."),
+        ("can_be_commander", "BOOLEAN", "Can be your commander: MTGJSON leadershipSkills.commander (missing = false); "
+                                        "Scryfall: front face legendary creature, Vehicle or Spacecraft with "
+                                        "power/toughness (CR 903.3) or text 'can be your commander' (CR 903.3a)."),
+        ("can_be_brawl_commander", "BOOLEAN", "MTGJSON leadershipSkills.brawl (missing = false); NULL for Scryfall sources."),
+        ("can_be_oathbreaker", "BOOLEAN", "MTGJSON leadershipSkills.oathbreaker (missing = false); NULL for Scryfall sources."),
     ]),
     "faces": ("One row per card face (every face of every card: split halves, back faces, adventures, flip halves).", [
         ("oracle_id", "VARCHAR", "The card (cards.oracle_id)."),
@@ -93,11 +106,60 @@ TABLES: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
         ("published_at", "DATE", "Publication date."),
         ("comment", "VARCHAR", "The ruling text."),
     ]),
-    "printings": ("Printings merged into each card: (set, collector number, language).", [
+    "printings": ("One row per printing of each card: (set, collector number, language), with the source's set, "
+                  "ids, images and prices; NULL where the source lacks a field.", [
         ("oracle_id", "VARCHAR", "The card (cards.oracle_id)."),
-        ("set_code", "VARCHAR", "Set code as the source spells it."),
+        ("set_code", "VARCHAR", "Set code as the source spells it (Scryfall lower case 'dom', MTGJSON upper case 'DOM')."),
         ("collector_number", "VARCHAR", "Collector number."),
-        ("lang", "VARCHAR", "Language code ('en', 'es', …); MTGJSON printings are 'en'."),
+        ("lang", "VARCHAR", "Scryfall language code ('en', 'es', 'ja', 'zhs', …); MTGJSON printings are 'en' "
+                            "(their translations are in card_names)."),
+        ("set_name", "VARCHAR", "Set name (Scryfall set_name; MTGJSON the set object's name)."),
+        ("set_type", "VARCHAR", "Set type (core, expansion, masters, funny, promo, …): Scryfall set_type, taken from "
+                                "any object of the set that has it (the 2019 file has it on 3 sets only); MTGJSON the set's type."),
+        ("released_at", "DATE", "Release date: Scryfall released_at; MTGJSON originalReleaseDate, else the set's releaseDate."),
+        ("rarity", "VARCHAR", "Rarity as the source spells it (common, uncommon, rare, mythic, special, bonus)."),
+        ("artist", "VARCHAR", "Artist; several artists (faces) joined with ' & '."),
+        ("printed_name", "VARCHAR", "Name as printed in this language (Scryfall printed_name, faces joined with ' // '); "
+                                    "NULL for English printings and MTGJSON."),
+        ("games", "VARCHAR[]", "Where the printing exists: paper, arena, mtgo, … (Scryfall games, MTGJSON availability)."),
+        ("digital", "BOOLEAN", "A digital-only printing (Scryfall digital, MTGJSON isOnlineOnly; missing = false)."),
+        ("promo", "BOOLEAN", "A promotional printing (Scryfall promo, MTGJSON isPromo; missing = false)."),
+        ("frame", "VARCHAR", "Frame version: 1993, 1997, 2003, 2015, future (Scryfall frame, MTGJSON frameVersion)."),
+        ("border_color", "VARCHAR", "Border color: black, white, borderless, silver, gold."),
+        ("full_art", "BOOLEAN", "Full-art printing (Scryfall full_art, MTGJSON isFullArt; missing = false)."),
+        ("is_funny", "BOOLEAN", "A funny printing: MTGJSON isFunny; Scryfall set_type 'funny' or a silver border (Un-cards)."),
+        ("scryfall_id", "VARCHAR", "Scryfall card id of this printing (Scryfall id, MTGJSON identifiers.scryfallId)."),
+        ("multiverse_ids", "INTEGER[]", "Gatherer multiverse ids, one per face where faces differ (MTGJSON multiverseId of each face)."),
+        ("mtgo_id", "INTEGER", "Magic Online id (Scryfall mtgo_id, MTGJSON mtgoId)."),
+        ("arena_id", "INTEGER", "MTG Arena id (Scryfall arena_id, MTGJSON mtgArenaId)."),
+        ("tcgplayer_id", "INTEGER", "TCGplayer product id (Scryfall tcgplayer_id, MTGJSON tcgplayerProductId)."),
+        ("cardmarket_id", "INTEGER", "Cardmarket product id (Scryfall cardmarket_id, MTGJSON mcmId); not in the 2019 Scryfall file."),
+        ("mtgjson_uuid", "VARCHAR", "MTGJSON uuid of the printing (its first face's record); NULL for Scryfall."),
+        ("image_uris", "STRUCT(face_index INTEGER, small VARCHAR, normal VARCHAR, large VARCHAR, png VARCHAR, "
+                       "art_crop VARCHAR, border_crop VARCHAR)[]",
+         "Scryfall image URIs, one entry per face image (face_index 0 for a one-image card); NULL for MTGJSON."),
+        ("price_usd", "DECIMAL(12,2)", "Scryfall prices.usd (US dollars, TCGplayer market) where present."),
+        ("price_usd_foil", "DECIMAL(12,2)", "Scryfall prices.usd_foil where present."),
+        ("price_eur", "DECIMAL(12,2)", "Scryfall prices.eur (euros, Cardmarket) where present."),
+        ("price_tix", "DECIMAL(12,2)", "Scryfall prices.tix (MTGO event tickets) where present."),
+        ("prices_date", "DATE", "Date of the bulk file the prices come from (its updated_at, for a Scryfall download); "
+                                "NULL for local files, which carry no date, and where there are no prices."),
+    ]),
+    "legalities": ("Format legality of each card (one row per card and format the source lists), from its newest printing "
+                   "that lists legalities. MTGJSON lists only formats where a card is legal, banned or restricted: "
+                   "a format missing for a card from MTGJSON means not legal.", [
+        ("oracle_id", "VARCHAR", "The card (cards.oracle_id)."),
+        ("format", "VARCHAR", "Format as the source names it: standard, pioneer, modern, legacy, vintage, commander, "
+                              "pauper, brawl, historic, alchemy, penny, duel, oldschool, …"),
+        ("status", "VARCHAR", "Normalized status: legal, not_legal, banned or restricted."),
+        ("source_status", "VARCHAR", "Status as the source spells it (Scryfall 'not_legal', MTGJSON 'Legal')."),
+    ]),
+    "card_names": ("Every name a card is printed under, in every language the source gives, to find a card by name.", [
+        ("oracle_id", "VARCHAR", "The card (cards.oracle_id)."),
+        ("lang", "VARCHAR", "Scryfall language code (en, de, fr, it, es, pt, ja, ko, ru, zhs, zht, …; MTGJSON "
+                            "foreignData language names mapped, see pipeline/normalize/languages.py)."),
+        ("name", "VARCHAR", "The name: English card and face names (lang 'en'), Scryfall printed_name, MTGJSON "
+                            "foreignData name; a multi-face name 'A // B' also gives one row per face."),
     ]),
     "other_objects": ("Objects kept out of `cards`: tokens (CR 111), emblems (CR 114), art cards, planes, schemes, vanguards, unknown layouts.", [
         ("oracle_id", "VARCHAR", "Oracle id where the source has one, else NULL."),

@@ -1,0 +1,76 @@
+"""Load the card-data tables: ``printings``, ``legalities`` and ``card_names`` (all keyed by oracle_id).
+
+Rows are built column by column into Arrow tables and inserted with one ``INSERT … SELECT``
+each (DuckDB reads the Arrow buffers directly: no row-wise inserts). The ``cards`` columns
+drawn from printings come from :func:`pipeline.normalize.facts.card_facts`.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Sequence
+
+import duckdb
+import pyarrow as pa
+
+from pipeline.normalize.facts import card_name_rows, legality_rows
+from pipeline.normalize.model import OracleCard, SourceInfo
+from pipeline.sources.scryfall import IMAGE_SIZES, PRICE_KEYS
+from pipeline.store.ddl import insert_rows
+from pipeline.store.schema import columns_of
+
+_IMAGE_TYPE = pa.list_(pa.struct([("face_index", pa.int32())] + [(s, pa.string()) for s in IMAGE_SIZES]))
+
+#: Arrow type of each printings column (DuckDB casts on insert: prices string → DECIMAL).
+_ARROW_TYPES: dict[str, pa.DataType] = {
+    "released_at": pa.date32(), "games": pa.list_(pa.string()), "digital": pa.bool_(), "promo": pa.bool_(),
+    "full_art": pa.bool_(), "is_funny": pa.bool_(), "multiverse_ids": pa.list_(pa.int64()),
+    "mtgo_id": pa.int64(), "arena_id": pa.int64(), "tcgplayer_id": pa.int64(), "cardmarket_id": pa.int64(),
+    "image_uris": _IMAGE_TYPE, "prices_date": pa.date32(),
+}
+
+
+def snapshot_date(source: SourceInfo) -> date | None:
+    """The date of the source's snapshot when its version is a timestamp (a Scryfall bulk ``updated_at``), else None.
+
+    Local files are versioned by content hash and give None: the prices' date is then unknown.
+    """
+    try:
+        return datetime.fromisoformat(source.version.replace("Z", "+00:00")).date()
+    except (ValueError, AttributeError):
+        return None
+
+
+def printings_table(cards: Sequence[OracleCard], prices_date: date | None) -> pa.Table:
+    """One Arrow row per printing of ``cards`` (sorted by oracle_id, set, number, language), in ``printings`` column order."""
+    names = columns_of("printings")
+    cols: dict[str, list] = {n: [] for n in names}
+    plain = [n for n in names if n not in ("oracle_id", "price_usd", "price_usd_foil", "price_eur", "price_tix",
+                                           "prices_date")]
+    for card in sorted(cards, key=lambda c: c.oracle_id):
+        for key in sorted(card.printings):
+            p = card.printings[key]
+            cols["oracle_id"].append(card.oracle_id)
+            for n in plain:
+                cols[n].append(getattr(p, n))
+            prices = p.prices
+            for k in PRICE_KEYS:
+                cols[f"price_{k}"].append(prices.get(k) if prices else None)
+            cols["prices_date"].append(prices_date if prices and any(prices.values()) else None)
+    return pa.table({n: pa.array(v, type=_ARROW_TYPES.get(n, pa.string())) for n, v in cols.items()})
+
+
+def load_card_data(con: duckdb.DuckDBPyConnection, cards: Sequence[OracleCard], source: SourceInfo) -> dict[str, int]:
+    """Insert ``printings``, ``legalities`` and ``card_names`` for ``cards``; return their row counts."""
+    counts = {"printings": insert_rows(con, "printings", columns_of("printings"),
+                                       printings_table(cards, snapshot_date(source)))}
+    legal = [row for c in cards for row in legality_rows(c)]
+    counts["legalities"] = insert_rows(con, "legalities", columns_of("legalities"), _columns(legal, "legalities"))
+    names = [row for c in cards for row in card_name_rows(c)]
+    counts["card_names"] = insert_rows(con, "card_names", columns_of("card_names"), _columns(names, "card_names"))
+    return counts
+
+
+def _columns(rows: list[tuple], table: str) -> pa.Table:
+    names = columns_of(table)
+    return pa.table({n: pa.array([r[i] for r in rows], type=pa.string()) for i, n in enumerate(names)})
