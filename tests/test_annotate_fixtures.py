@@ -18,6 +18,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from pipeline.normalize.facts import card_facts
 from pipeline.normalize.ingest import collect
 from pipeline.store.schema import SCHEMA_VERSION, TABLES, create_tables
 
@@ -84,7 +85,8 @@ def build_card_db(names: set[str], sets=SETS) -> tuple[duckdb.DuckDBPyConnection
     create_tables(con)
     con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
     _insert(con, "cards", [(c.oracle_id, c.name, c.layout, c.mana_cost, c.mana_value, c.type_line, c.oracle_text,
-                            c.colors, c.color_identity, c.keywords, [], c.source_produced_mana) for c in cards])
+                            c.colors, c.color_identity, c.keywords, [], c.source_produced_mana, *card_facts(c))
+                           for c in cards])
     _insert(con, "faces", [(c.oracle_id, f.face_index, f.name, f.mana_cost, f.type_line, f.oracle_text, f.power,
                             f.toughness, f.loyalty, f.defense) for c in cards for f in c.faces])
     ids = {c.oracle_id for c in cards}

@@ -31,7 +31,8 @@ def test_readme_has_example_queries_for_every_view():
     text = "\n".join(STATEMENTS)
     assert len(STATEMENTS) >= 15
     for view in ("mana_producers", "tap_abilities", "untap_abilities", "cost_components", "copy_effects",
-                 "x_enters_effects", "ast_nodes", "card_rules"):
+                 "x_enters_effects", "ast_nodes", "card_rules", "legalities", "legal_cards", "sets",
+                 "newest_printings", "card_names", "printings"):
         assert f"FROM {view}" in text or f"JOIN {view}" in text, view
 
 

@@ -148,6 +148,8 @@ def test_views_tolerate_absent_nodes(db, tmp_path):
         (abilities,) = con.execute("SELECT count(*) FROM abilities").fetchall()[0]
         assert counts.pop("ast_nodes") == 2 * abilities  # Ability + Unparsed
         assert counts.pop("mana_producers") > 0  # reads cards.produced_mana, not the ASTs
+        for card_data_view in ("legal_cards", "newest_printings", "sets"):  # read printings/legalities only
+            assert counts.pop(card_data_view) > 0, card_data_view
         assert counts == {name: 0 for name in counts}
         # 2. the nodes are there but every field except 'node' is missing, or the AST is NULL
         con.execute("""UPDATE abilities SET ast = CASE ability_index % 3

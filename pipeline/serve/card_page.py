@@ -17,6 +17,8 @@ import click
 import duckdb
 
 from pipeline.paths import DB_ENV, default_db_path
+from pipeline.serve.names import find_name
+from pipeline.serve.object_page import render_object_page
 from pipeline.store.versions import DatabaseUnusable, check_schema
 
 FORMATS = ("text", "md", "html")
@@ -78,19 +80,13 @@ def _rule_sort_key(rule: str) -> tuple:
 
 
 def load_card_page(con: duckdb.DuckDBPyConnection, name: str) -> CardPage:
-    """Collect a card's page data. ``name``: the card's full name or one face's name, any case.
+    """Collect a card's page data. ``name``: the card's full name, one face's name or a printed name in
+    any language (``card_names``), in any case, accents optional (:func:`pipeline.serve.names.find_name`).
 
     Raises LookupError naming the card when no card matches.
     """
-    rows = con.execute(
-        "SELECT oracle_id, name, layout FROM cards WHERE lower(name) = lower(?) "
-        "UNION SELECT c.oracle_id, c.name, c.layout FROM faces f JOIN cards c USING (oracle_id) "
-        "WHERE lower(f.name) = lower(?) ORDER BY name LIMIT 1",
-        [name, name],
-    ).fetchall()
-    if not rows:
-        raise LookupError(f"no card named {name!r} in the database")
-    oracle_id, full_name, layout = rows[0]
+    match = find_name(con, name, kinds=("card",))  # LookupError with the closest names (pipeline/serve/names.py)
+    oracle_id, full_name, layout = match.oracle_id, match.name, match.layout
     faces = _dicts(con, "SELECT face_index, name, mana_cost, type_line, oracle_text FROM faces "
                         "WHERE oracle_id = ? ORDER BY face_index", [oracle_id])
     abilities = _dicts(con, "SELECT ability_id, face_index, ability_index, text, kind, is_mana_ability "
@@ -139,12 +135,17 @@ def load_card_page(con: duckdb.DuckDBPyConnection, name: str) -> CardPage:
 def render_card_page(con: duckdb.DuckDBPyConnection, name: str, fmt: str = "text") -> str:
     """Return the rules page of card ``name`` as ``fmt``: ``"text"``, ``"md"`` or ``"html"``.
 
+    A name that is no card's but a token's or other object's gives that object's page.
+
     Raises LookupError naming the card when it is not in the database, ValueError for an
     unknown format.
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
-    page = load_card_page(con, name)
+    match = find_name(con, name)
+    if match.kind == "other":  # a token, emblem, plane, … (other_objects)
+        return render_object_page(con, match, fmt)
+    page = load_card_page(con, match.name)
     return {"text": _text, "md": _markdown, "html": _html}[fmt](page)
 
 
@@ -338,8 +339,10 @@ def card_command(name: str, db: Path | None, fmt: str) -> None:
     """Show one card's rules page: the card, its abilities, the Comprehensive Rules that
     govern it (cited by its rulings or inferred from its abilities) and its rulings.
 
-    NAME is the card's full name or one face's name, in any case. Exit code 1 when the
-    database or the card is missing.
+    NAME is the card's full name, one face's name or its printed name in another language
+    (card_names), in any case, accents optional ("Jotun Grunt"); a token or other object
+    (other_objects) gets its own short page. Exit code 1 when the database or the card is
+    missing (the error lists the closest names).
     """
     try:
         page = render_card_page_from_path(db if db is not None else default_db_path(), name, fmt)

@@ -358,6 +358,83 @@ WHERE h.effect_kind <> 'copy_with_counters' OR len(list_filter(h.counters, lambd
     ),
 ]
 
+# Card data (printings, legalities): the everyday questions of deck and collection analytics.
+VIEWS += [
+    View(
+        "legal_cards",
+        "Cards playable in each format: one row per (format, card) whose legalities row says legal or restricted "
+        "(a format the source does not list for a card is not legal there).",
+        """
+SELECT l.format, l.oracle_id, c.name, l.status, c.type_line, c.mana_value, c.color_identity,
+       c.is_digital_only, c.first_released_at
+FROM legalities l JOIN cards c USING (oracle_id)
+WHERE l.status IN ('legal', 'restricted')""",
+        {
+            "format": "Format (legalities.format): standard, modern, commander, pauper, …",
+            "oracle_id": "The card (cards.oracle_id).",
+            "name": "Card name.",
+            "status": "legal or restricted (one copy per deck, vintage).",
+            "type_line": "Type line.",
+            "mana_value": "Mana value (CR 202.3).",
+            "color_identity": "Color identity (CR 903.4), WUBRG order.",
+            "is_digital_only": "The card has no paper printing (cards.is_digital_only).",
+            "first_released_at": "Release date of its first printing (cards.first_released_at).",
+        },
+    ),
+    View(
+        "newest_printings",
+        "The newest printing of each card, preferring one with an image: its set, date, rarity, artist and the "
+        "first face's image URIs (Scryfall sources; NULL for MTGJSON, which has no images).",
+        """
+SELECT p.oracle_id, c.name, p.set_code, p.set_name, p.released_at, p.collector_number, p.lang, p.rarity,
+       p.artist, p.image_uris[1].normal AS image_normal, p.image_uris[1].large AS image_large,
+       p.image_uris[1].art_crop AS image_art_crop, p.image_uris, p.scryfall_id, p.price_usd, p.prices_date
+FROM printings p JOIN cards c USING (oracle_id)
+QUALIFY row_number() OVER (PARTITION BY p.oracle_id ORDER BY p.image_uris IS NULL, p.released_at DESC NULLS LAST,
+                                                              p.lang = 'en' DESC, p.set_code DESC, p.collector_number DESC) = 1""",
+        {
+            "oracle_id": "The card (cards.oracle_id).",
+            "name": "Card name.",
+            "set_code": "Set of the printing (printings.set_code).",
+            "set_name": "Set name.",
+            "released_at": "Release date of the printing.",
+            "collector_number": "Collector number.",
+            "lang": "Language code of the printing (English preferred among printings of the same date).",
+            "rarity": "Rarity.",
+            "artist": "Artist.",
+            "image_normal": "URI of the first face's 'normal' image (488×680 JPG), NULL without images.",
+            "image_large": "URI of the first face's 'large' image (672×936 JPG).",
+            "image_art_crop": "URI of the first face's art crop.",
+            "image_uris": "Every face's image URIs (printings.image_uris).",
+            "scryfall_id": "Scryfall id of the printing.",
+            "price_usd": "Its Scryfall USD price where present.",
+            "prices_date": "Date of that price (printings.prices_date).",
+        },
+    ),
+    View(
+        "sets",
+        "One row per set of the database's printings: name, type, release date and year, how many printings and "
+        "cards it holds and how many cards were first printed there.",
+        """
+SELECT p.set_code, any_value(p.set_name) AS set_name, any_value(p.set_type) AS set_type,
+       min(p.released_at) AS released_at, year(min(p.released_at)) AS release_year,
+       count(*) AS printings, count(DISTINCT p.oracle_id) AS cards,
+       count(DISTINCT p.oracle_id) FILTER (WHERE c.first_set_code = p.set_code) AS new_cards
+FROM printings p JOIN cards c USING (oracle_id)
+GROUP BY p.set_code""",
+        {
+            "set_code": "Set code (printings.set_code).",
+            "set_name": "Set name.",
+            "set_type": "Set type (core, expansion, funny, …; NULL where the source has none).",
+            "released_at": "Earliest release date among the set's printings.",
+            "release_year": "Year of released_at.",
+            "printings": "Printing rows of the set (every language).",
+            "cards": "Distinct cards printed in the set.",
+            "new_cards": "Cards whose first printing is in this set (cards.first_set_code).",
+        },
+    ),
+]
+
 #: View names in creation order.
 VIEW_NAMES = tuple(v.name for v in VIEWS)
 
