@@ -29,6 +29,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from pipeline.normalize.languages import MTGJSON_LANGUAGES
 from pipeline.sources.errors import SourceError
 from pipeline.store.data_quality import DataQualityIssue
 
@@ -54,6 +55,36 @@ class Record(BaseModel):
 
 # -- Scryfall (https://scryfall.com/docs/api/cards) -------------------------------------------------
 
+#: Printing metadata (set, ids, images, prices, legalities…): a bad value is dropped, the card kept.
+_SCRYFALL_PRINTING = frozenset({
+    "id", "set_name", "set_type", "released_at", "rarity", "artist", "printed_name", "games", "digital", "promo",
+    "frame", "border_color", "full_art", "multiverse_ids", "mtgo_id", "arena_id", "tcgplayer_id", "cardmarket_id",
+    "image_uris", "prices", "legalities", "reserved", "edhrec_rank"})
+
+
+class ScryfallImageUris(Record):
+    """Scryfall ``image_uris`` (card or face): one URI per image size."""
+
+    small: str | None = None
+    normal: str | None = None
+    large: str | None = None
+    png: str | None = None
+    art_crop: str | None = None
+    border_crop: str | None = None
+
+
+class ScryfallPrices(Record):
+    """Scryfall ``prices``: decimal strings or null."""
+
+    usd: str | None = None
+    usd_foil: str | None = None
+    eur: str | None = None
+    tix: str | None = None
+
+
+ScryfallLegality = Literal["legal", "not_legal", "banned", "restricted"]
+
+
 class ScryfallFace(Record):
     """A Scryfall card face object (``card_faces[i]``)."""
 
@@ -67,12 +98,15 @@ class ScryfallFace(Record):
     loyalty: str | None = None
     defense: str | None = None
     colors: Colors = None
+    printed_name: str | None = None
+    artist: str | None = None
+    image_uris: ScryfallImageUris | None = None
 
 
 class ScryfallCard(Record):
     """A Scryfall card object, as read by :func:`pipeline.sources.scryfall.card_from_scryfall`."""
 
-    IGNORE: ClassVar[frozenset[str]] = frozenset({"produced_mana"})
+    IGNORE: ClassVar[frozenset[str]] = frozenset({"produced_mana"}) | _SCRYFALL_PRINTING
 
     object: str | None = None
     oracle_id: str | None = None
@@ -94,6 +128,29 @@ class ScryfallCard(Record):
     set: str | None = None
     collector_number: str | None = None
     lang: str | None = None
+    id: str | None = None
+    set_name: str | None = None
+    set_type: str | None = None
+    released_at: str | None = None
+    rarity: str | None = None
+    artist: str | None = None
+    printed_name: str | None = None
+    games: StrList = None
+    digital: bool | None = None
+    promo: bool | None = None
+    frame: str | None = None
+    border_color: str | None = None
+    full_art: bool | None = None
+    multiverse_ids: list[int] | None = None
+    mtgo_id: int | None = None
+    arena_id: int | None = None
+    tcgplayer_id: int | None = None
+    cardmarket_id: int | None = None
+    image_uris: ScryfallImageUris | None = None
+    prices: ScryfallPrices | None = None
+    legalities: dict[str, ScryfallLegality] | None = None
+    reserved: bool | None = None
+    edhrec_rank: int | None = None
 
 
 class ScryfallRuling(Record):
@@ -112,6 +169,12 @@ class MtgjsonIdentifiers(Record):
     """MTGJSON ``identifiers`` (only the fields read)."""
 
     scryfallOracleId: str | None = None
+    scryfallId: str | None = None
+    multiverseId: str | None = None
+    mtgoId: str | None = None
+    mtgArenaId: str | None = None
+    tcgplayerProductId: str | None = None
+    mcmId: str | None = None
 
 
 class MtgjsonRuling(Record):
@@ -121,8 +184,32 @@ class MtgjsonRuling(Record):
     text: str
 
 
+class MtgjsonForeign(Record):
+    """MTGJSON ``foreignData[i]`` (the fields read): a language MTGJSON names, and the printed name."""
+
+    language: Literal[tuple(MTGJSON_LANGUAGES)]  # type: ignore[valid-type]
+    name: str
+
+
+class MtgjsonLeadership(Record):
+    """MTGJSON ``leadershipSkills``: which commander-like roles the card may take."""
+
+    brawl: bool | None = None
+    commander: bool | None = None
+    oathbreaker: bool | None = None
+
+
+MtgjsonLegality = Literal["Legal", "Not Legal", "Banned", "Restricted"]
+
+
 class MtgjsonCard(Record):
     """An MTGJSON card, atomic card or token record, as read by :mod:`pipeline.sources.mtgjson`."""
+
+    #: Printing metadata: a bad value is dropped, the card kept.
+    IGNORE: ClassVar[frozenset[str]] = frozenset({
+        "rarity", "artist", "availability", "isOnlineOnly", "isPromo", "frameVersion", "borderColor", "isFullArt",
+        "uuid", "legalities", "foreignData", "isFunny", "isReserved", "edhrecRank", "leadershipSkills",
+        "originalReleaseDate"})
 
     name: str | None = None
     faceName: str | None = None
@@ -144,6 +231,22 @@ class MtgjsonCard(Record):
     rulings: list[MtgjsonRuling] | None = None
     setCode: str | None = None
     number: str | None = None
+    rarity: str | None = None
+    artist: str | None = None
+    availability: StrList = None
+    isOnlineOnly: bool | None = None
+    isPromo: bool | None = None
+    frameVersion: str | None = None
+    borderColor: str | None = None
+    isFullArt: bool | None = None
+    uuid: str | None = None
+    legalities: dict[str, MtgjsonLegality] | None = None
+    foreignData: list[MtgjsonForeign] | None = None
+    isFunny: bool | None = None
+    isReserved: bool | None = None
+    edhrecRank: Number = None
+    leadershipSkills: MtgjsonLeadership | None = None
+    originalReleaseDate: str | None = None
 
 
 class RecordInvalid(SourceError):
@@ -236,7 +339,8 @@ def model_fields(model: type[Record], prefix: str = "") -> list[str]:
     out = []
     for name, info in model.model_fields.items():
         out.append(prefix + name)
-        for nested in (ScryfallFace, MtgjsonIdentifiers, MtgjsonRuling):
+        for nested in (ScryfallFace, ScryfallImageUris, ScryfallPrices, MtgjsonIdentifiers, MtgjsonRuling,
+                       MtgjsonForeign, MtgjsonLeadership):
             if nested.__name__ in repr(info.annotation):
                 sep = "[]." if "list[" in repr(info.annotation) else "."
                 out.extend(model_fields(nested, prefix + name + sep))
