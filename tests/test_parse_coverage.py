@@ -71,7 +71,7 @@ def test_prevent_the_next_n_damage():  # Bandage (CR 615.7)
     (act,) = _actions(ab, "prevent_next")
     assert act.amount.value == 1
     assert "any_target" in act.obj.qualifiers
-    assert act.extra["duration"] == A.Text("this turn")
+    assert act.extra["duration"] == A.Duration("this turn", A.DurationKind.THIS_TURN)
 
 
 def test_exile_until_leaves_the_battlefield():  # Consulate Crackdown (CR 610.3)
@@ -145,7 +145,7 @@ def test_pump_until_end_of_turn_for_each():  # Elvish Berserker
     ab = _line("Whenever Elvish Berserker becomes blocked, it gets +1/+1 until end of turn for each creature "
                "blocking it.", "Elvish Berserker", "Creature — Elf Berserker")
     (act,) = _actions(ab, "pump")
-    assert act.extra["pt"] == "+1/+1" and act.extra["duration"] == A.Text("until end of turn")
+    assert act.extra["pt"] == "+1/+1" and act.extra["duration"] == A.Duration("until end of turn", A.DurationKind.UNTIL_END_OF_TURN)
     assert act.extra["for_each"].qualifiers == ["blocking:it"]
 
 
@@ -263,14 +263,14 @@ def test_assign_no_combat_damage():  # Orcish Squatters (CR 510.1a)
             "damage this turn.")
     ab = _line(text, "Orcish Squatters", "Creature — Orc")
     (act,) = _actions(ab, "assign_no_combat_damage")
-    assert act.subject.quantifier == "self" and act.extra["duration"] == A.Text("this turn")
+    assert act.subject.quantifier == "self" and act.extra["duration"] == A.Duration("this turn", A.DurationKind.THIS_TURN)
 
 
 def test_switch_power_and_toughness():  # Twisted Image (CR 613.4d)
     ab = _line("Switch target creature's power and toughness until end of turn.\nDraw a card.", "Twisted Image",
                "Instant")
     (act,) = _actions(ab, "switch_pt")
-    assert act.obj.words == ["creature"] and act.extra["duration"] == A.Text("until end of turn")
+    assert act.obj.words == ["creature"] and act.extra["duration"] == A.Duration("until end of turn", A.DurationKind.UNTIL_END_OF_TURN)
 
 
 def test_sacrifice_unless_you_return():  # Coral Atoll
@@ -329,7 +329,7 @@ def test_life_total_becomes():  # Form of the Dragon (CR 119.5)
 def test_cant_be_blocked_this_turn_except_by():  # Joven's Tools (CR 509.1b)
     ab = _line("{4}, {T}: Target creature can't be blocked this turn except by Walls.", "Joven's Tools", "Artifact")
     (act,) = _actions(ab, "unblockable_except")
-    assert act.extra["except"].words == ["walls"] and act.extra["duration"] == A.Text("this turn")
+    assert act.extra["except"].words == ["walls"] and act.extra["duration"] == A.Duration("this turn", A.DurationKind.THIS_TURN)
 
 
 def test_if_no_one_does():  # Browbeat
@@ -434,7 +434,7 @@ def test_put_a_number_of_counters_equal_to():  # Scourge of Skola Vale
 def test_prevent_all_damage_a_source_would_deal():  # Pay No Heed (CR 615)
     ab = _line("Prevent all damage a source of your choice would deal this turn.", "Pay No Heed", "Instant")
     (act,) = _actions(ab, "prevent_from_source")
-    assert act.obj.words == ["source"] and act.extra["duration"] == A.Text("this turn")
+    assert act.obj.words == ["source"] and act.extra["duration"] == A.Duration("this turn", A.DurationKind.THIS_TURN)
 
 
 def test_would_be_put_into_graveyard_this_turn():  # Goblin Dark-Dwellers

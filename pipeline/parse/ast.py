@@ -13,6 +13,7 @@ interface for ``pipeline.derive.mana`` (CR 106.7); change them only additively.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from enum import Enum
 from typing import Any
 
 #: Closed list of ability kinds (``Ability.kind``); see docs/ast.md.
@@ -49,6 +50,44 @@ PRODUCTION_KINDS = (
 #: Closed list of copy-effect modes (``CopyEffect.mode``), CR 707.
 COPY_MODES = ("enter_as_copy", "becomes_copy", "is_copy", "create_token_copy", "copy_spell",
               "copy_ability", "copy_card", "other")
+
+
+class DurationKind(str, Enum):
+    """Closed list of durations of continuous effects (CR 611.2a–b; "until end of turn" ends in
+    the cleanup step, CR 514.2). JSON: the value."""
+    UNTIL_END_OF_TURN = "until_end_of_turn"
+    THIS_TURN = "this_turn"
+    UNTIL_YOUR_NEXT_TURN = "until_your_next_turn"
+    UNTIL_END_OF_YOUR_NEXT_TURN = "until_end_of_your_next_turn"
+
+
+class Step(str, Enum):
+    """Closed list of steps and phases a trigger names (CR 500.1: beginning, main, combat,
+    ending phases and their steps). JSON: the value."""
+    UPKEEP = "upkeep"                  # CR 503
+    DRAW_STEP = "draw_step"            # CR 504
+    FIRST_MAIN = "first_main_phase"    # CR 505.1 (older wording "precombat main phase")
+    SECOND_MAIN = "second_main_phase"  # CR 505.1 (older wording "postcombat main phase")
+    PRECOMBAT_MAIN = "precombat_main_phase"
+    POSTCOMBAT_MAIN = "postcombat_main_phase"
+    MAIN_PHASE = "main_phase"
+    COMBAT = "combat"                  # CR 506 (beginning of combat step, CR 507)
+    END_STEP = "end_step"              # CR 513
+    END_OF_COMBAT = "end_of_combat"    # CR 511
+
+
+class StepOwner(str, Enum):
+    """Whose step a trigger names ("your upkeep", "each opponent's end step", "the end step"
+    = each turn's). JSON: the value."""
+    YOUR = "your"
+    EACH = "each"
+    EACH_PLAYER = "each_player"
+    EACH_OPPONENT = "each_opponent"
+    THAT_PLAYER = "that_player"
+    ENCHANTED_PLAYER = "enchanted_player"
+    TARGET_OPPONENT = "target_opponent"
+    CHOSEN_PLAYER = "chosen_player"
+    THE = "the"
 
 
 def _json(value: Any) -> Any:
@@ -108,6 +147,13 @@ class Text(Node):
     """A piece of structured-but-opaque text the grammar recognises as a unit
     (e.g. a creature type list, a card name in quotes)."""
     text: str
+
+
+@dataclass
+class Duration(Text):
+    """A duration (CR 611.2b): ``kind`` one of :class:`DurationKind`; ``text`` the wording
+    (kept for readers of the older ``Text`` duration; the renderer reads ``kind``)."""
+    kind: DurationKind | None = None
 
 
 @dataclass
@@ -396,10 +442,11 @@ class CreateToken(Node):
 class GrantAbility(Node):
     """"[objects] have/gain '[ability]'" or "… gain [keyword]" (CR 113.1, 611).
     subject: Obj; abilities: Ability-body nodes (Activated/Triggered/Keyword…) — a granted
-    mana ability makes the subject able to produce mana; duration text or None."""
+    mana ability makes the subject able to produce mana; duration: a :class:`Duration` (or
+    an ``Action("duration:…")``) or None."""
     subject: Node
     abilities: list[Node]
-    duration: str | None = None
+    duration: Node | None = None
     text: str = ""
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pipeline.parse import ast as A
 from pipeline.parse.render import NotRendered, cap, extra_keys, render, renders, renders_verb
-from pipeline.parse.render_objects import amount_number, counted, is_plural
+from pipeline.parse.lexicon import is_object_word
+from pipeline.parse.render_objects import amount_number, article, counted, is_plural
 
 _PT = __import__("re").compile(r"^[+-](?:\d+|X)/[+-](?:\d+|X)$")
 
@@ -24,16 +25,24 @@ def render_sentence(s: A.Sentence, **_) -> str:
         cond = s.condition
         if isinstance(cond, A.Action) and cond.verb.startswith("condition:"):
             body = f"if {render(cond)}, {body[:1].lower() + body[1:]}"
+        elif isinstance(cond, A.Duration):  # "Until end of turn, …" (CR 611.2b)
+            body = f"{render(cond)}, {body[:1].lower() + body[1:]}"
         else:
             raise NotRendered("Sentence:condition:" + type(cond).__name__)
     return cap(body) + "."
 
 
 def subject_verb(action: A.Action, base: str, third: str) -> str:
-    """"draw" (imperative, no subject), "you draw", "target player draws", "~ deals"."""
+    """"draw" (imperative, no subject), "you draw", "target player draws", "~ deals"; "you may
+    draw" when ``extra["optional"]`` (CR 608.2d: the controller chooses)."""
+    optional = action.extra.get("optional") is True
     if action.subject is None:
+        if optional:
+            raise NotRendered(f"Action:{action.verb}:optional_without_subject")
         return base
     subj = render(action.subject, role="subject")
+    if optional:
+        return f"{subj} may {base}"
     if subj == "you" or is_plural(action.subject):
         return f"{subj} {base}"
     return f"{subj} {third}"
@@ -55,7 +64,7 @@ _SIMPLE = {
 
 
 def _simple(action: A.Action, **_) -> str:
-    extra_keys(action, set())
+    extra_keys(action, {"optional"})
     if action.amount is not None:
         raise NotRendered(f"Action:{action.verb}+amount")
     base, third = _SIMPLE[action.verb]
@@ -67,7 +76,7 @@ renders_verb(*_SIMPLE)(_simple)
 
 @renders_verb("draw")
 def render_draw(a: A.Action, **_) -> str:
-    extra_keys(a, set())
+    extra_keys(a, {"optional"})
     if a.obj is not None:
         raise NotRendered("Action:draw+obj")
     return f"{subject_verb(a, 'draw', 'draws')} {counted(a.amount, 'card', 'cards')}"
@@ -75,7 +84,7 @@ def render_draw(a: A.Action, **_) -> str:
 
 @renders_verb("mill", "scry", "surveil")
 def render_mill(a: A.Action, **_) -> str:
-    extra_keys(a, set())
+    extra_keys(a, {"optional"})
     if a.obj is not None:
         raise NotRendered(f"Action:{a.verb}+obj")
     if a.verb == "mill":
@@ -85,7 +94,7 @@ def render_mill(a: A.Action, **_) -> str:
 
 @renders_verb("gain_life", "lose_life")
 def render_life(a: A.Action, **_) -> str:
-    extra_keys(a, set())
+    extra_keys(a, {"optional"})
     if a.obj is not None:
         raise NotRendered(f"Action:{a.verb}+obj")
     base = "gain" if a.verb == "gain_life" else "lose"
@@ -114,7 +123,82 @@ def render_pump(a: A.Action, **_) -> str:
 
 @renders(A.CreateToken)
 def render_create(t: A.CreateToken, **_) -> str:
-    """"create a Treasure token" / "create two Food tokens" (CR 111.10 predefined tokens)."""
-    if t.token_name is None or t.pt is not None or t.abilities:
+    """"create a Treasure token" (CR 111.10 predefined tokens), "create two 1/1 white Soldier
+    creature tokens with flying" (CR 111.4: P/T, colors, types; keyword abilities)."""
+    if t.token_name is not None:
+        if t.pt is not None or t.abilities:
+            raise NotRendered("CreateToken")
+        return "create " + counted(t.count, f"{t.token_name} token", f"{t.token_name} tokens")
+    if t.pt is None or not _TOKEN_PT.match(t.pt) or not t.words:
         raise NotRendered("CreateToken")
-    return "create " + counted(t.count, f"{t.token_name} token", f"{t.token_name} tokens")
+    for w in t.words:
+        if not is_object_word(w.lower()):
+            raise NotRendered("CreateToken:word")
+    desc = f"{t.pt} {' '.join(t.words)}"
+    out = "create " + counted(t.count, f"{desc} token", f"{desc} tokens")
+    if t.abilities:
+        if not all(isinstance(k, A.Keyword) for k in t.abilities):
+            raise NotRendered("CreateToken:ability")
+        kws = [render(k) for k in t.abilities]
+        out += " with " + (kws[0] if len(kws) == 1 else
+                           f"{kws[0]} and {kws[1]}" if len(kws) == 2 else ", ".join(kws[:-1]) + f", and {kws[-1]}")
+    return out
+
+
+_TOKEN_PT = __import__("re").compile(r"^(?:\d+|X|\*)/(?:\d+|X|\*)$")
+
+
+# CR 611.2b durations (DurationKind) as Oracle writes them
+DURATION_WORDS = {
+    A.DurationKind.UNTIL_END_OF_TURN: "until end of turn", A.DurationKind.THIS_TURN: "this turn",
+    A.DurationKind.UNTIL_YOUR_NEXT_TURN: "until your next turn",
+    A.DurationKind.UNTIL_END_OF_YOUR_NEXT_TURN: "until the end of your next turn",
+}
+
+
+@renders(A.Duration)
+def render_duration(d: A.Duration, **_) -> str:
+    if d.kind is None:
+        raise NotRendered("Duration")
+    return DURATION_WORDS[A.DurationKind(d.kind)]
+
+
+@renders(A.GrantAbility)
+def render_grant(g: A.GrantAbility, **_) -> str:
+    """"[subject] has/have/gains/gain [keywords] [duration]" (CR 113.1, 611). Only keyword grants
+    are rendered: the verb ("has" or "gains") is not kept in the AST, so a grant with a duration
+    is written "gains" and one without "has" — the Oracle convention for static vs. one-shot."""
+    if not g.abilities or not all(isinstance(k, A.Keyword) for k in g.abilities):
+        raise NotRendered("GrantAbility")
+    kws = [render(k) for k in g.abilities]
+    kw = kws[0] if len(kws) == 1 else (f"{kws[0]} and {kws[1]}" if len(kws) == 2 else ", ".join(kws[:-1]) + f", and {kws[-1]}")
+    if g.duration is None:
+        base, third = "have", "has"
+    else:
+        base, third = "gain", "gains"
+    subj = g.subject
+    if not (isinstance(subj, A.Obj) and (subj.quantifier is not None or subj.words)):
+        raise NotRendered("GrantAbility:subject")
+    who = render(subj, role="subject")
+    verb = base if (who == "you" or is_plural(subj)) else third
+    out = f"{who} {verb} {kw}"
+    if g.duration is not None:
+        out += " " + render(g.duration)
+    return out
+
+
+# CR 602.5b restrictions on activation ("Activate only …"), by the grammar's rule name
+ACTIVATE_ONLY = {
+    "sorcery": "Activate only as a sorcery.", "instant": "Activate only as an instant.",
+    "once": "Activate only once each turn.", "your_turn": "Activate only during your turn.",
+    "upkeep": "Activate only during your upkeep.", "combat": "Activate only during combat.",
+}
+
+
+@renders_verb("activate_only")
+def render_activate_only(a: A.Action, **_) -> str:
+    extra_keys(a, {"restriction"})
+    words = ACTIVATE_ONLY.get(a.extra.get("restriction"))
+    if words is None or a.obj is not None or a.amount is not None:
+        raise NotRendered(f"Action:activate_only:{a.extra.get('restriction')}")
+    return words

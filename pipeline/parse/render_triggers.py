@@ -34,3 +34,67 @@ def _event(third: str, plural: str):
 renders_verb("event:enters")(_event("enters", "enter"))
 renders_verb("event:dies")(_event("dies", "die"))
 renders_verb("event:attacks")(_event("attacks", "attack"))
+
+
+# CR 500.1 steps and phases as Oracle names them; owners as "your upkeep" / "each opponent's upkeep"
+STEP_WORDS = {
+    A.Step.UPKEEP: "upkeep", A.Step.DRAW_STEP: "draw step", A.Step.FIRST_MAIN: "first main phase",
+    A.Step.SECOND_MAIN: "second main phase", A.Step.PRECOMBAT_MAIN: "precombat main phase",
+    A.Step.POSTCOMBAT_MAIN: "postcombat main phase", A.Step.MAIN_PHASE: "main phase",
+    A.Step.COMBAT: "combat", A.Step.END_STEP: "end step",
+}
+OWNER_WORDS = {
+    A.StepOwner.YOUR: "your", A.StepOwner.EACH: "each", A.StepOwner.EACH_PLAYER: "each player's",
+    A.StepOwner.EACH_OPPONENT: "each opponent's", A.StepOwner.THAT_PLAYER: "that player's",
+    A.StepOwner.ENCHANTED_PLAYER: "enchanted player's", A.StepOwner.TARGET_OPPONENT: "target opponent's",
+    A.StepOwner.CHOSEN_PLAYER: "the chosen player's", A.StepOwner.THE: "the",
+}
+
+
+@renders_verb("event:step")
+def render_step(a: A.Action, **_) -> str:
+    """"the beginning of your upkeep", "the beginning of combat on your turn", "end of combat"
+    (CR 603.2, 500.1), from the ``phase``/``owner`` enums; ``step`` (the wording) is not read."""
+    extra_keys(a, {"step", "phase", "owner", "on_your_turn"})
+    phase = a.extra.get("phase")
+    if phase is None or a.obj is not None:
+        raise NotRendered("Action:event:step")
+    phase = A.Step(phase)
+    if phase == A.Step.END_OF_COMBAT:
+        return "end of combat"
+    owner = A.StepOwner(a.extra["owner"])
+    if phase == A.Step.COMBAT and a.extra.get("on_your_turn"):
+        return "the beginning of combat on your turn"
+    return f"the beginning of {OWNER_WORDS[owner]} {STEP_WORDS[phase]}"
+
+
+def _objects(a: A.Action) -> list:
+    objs = a.extra.get("objects") or []
+    if not isinstance(objs, list):
+        raise NotRendered(f"{a.verb}:objects")
+    return objs
+
+
+@renders_verb("event:cast")
+def render_cast(a: A.Action, **_) -> str:
+    """"you cast a spell", "a player casts a black spell" (CR 601.2)."""
+    extra_keys(a, {"objects"})
+    objs = _objects(a)
+    if a.obj is None or len(objs) != 1 or a.amount is not None:
+        raise NotRendered("Action:event:cast")
+    who = render(a.obj, role="subject")
+    verb = "cast" if who == "you" or is_plural(a.obj) else "casts"
+    return f"{who} {verb} {render(objs[0])}"
+
+
+@renders_verb("event:combat_damage")
+def render_combat_damage(a: A.Action, **_) -> str:
+    """"~ deals combat damage [to a player]" (CR 510.1)."""
+    extra_keys(a, {"objects"})
+    objs = _objects(a)
+    if a.obj is None or len(objs) > 1 or a.amount is not None:
+        raise NotRendered("Action:event:combat_damage")
+    out = f"{render(a.obj, role='subject')} {'deal' if is_plural(a.obj) else 'deals'} combat damage"
+    if objs:
+        out += " to " + render(objs[0])
+    return out

@@ -707,7 +707,62 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
         return A.Triggered(word, event, cond, [])
 
     def ev_step(self, meta, ch):
-        return A.Action("event:step", extra={"step": self._low(meta)}, text=self._t(meta))
+        """CR 603.2 / 500.1: "At the beginning of [owner] [step]" → ``extra``: ``step`` (the
+        wording), ``phase`` (:class:`Step`) and ``owner`` (:class:`StepOwner`) when the
+        grammar's alternatives name them, ``on_your_turn`` for "combat on your turn"."""
+        extra = {"step": self._low(meta)}
+        st = ch[0] if ch else None
+        if isinstance(st, _StepTime):
+            extra.update(st.extra)
+        return A.Action("event:step", extra=extra, text=self._t(meta))
+
+    # step names and owners: each alternative of ``step_name``/``step_owner`` (triggers.lark) is
+    # one literal, so the matched words name the alternative (CR 500.1)
+    _STEP_NAMES = {"upkeep": A.Step.UPKEEP, "end step": A.Step.END_STEP, "draw step": A.Step.DRAW_STEP,
+                   "precombat main phase": A.Step.PRECOMBAT_MAIN, "postcombat main phase": A.Step.POSTCOMBAT_MAIN,
+                   "combat": A.Step.COMBAT, "second main phase": A.Step.SECOND_MAIN,
+                   "first main phase": A.Step.FIRST_MAIN, "main phase": A.Step.MAIN_PHASE}
+
+    def step_name(self, meta, ch):
+        return _StepName(self._STEP_NAMES[" ".join(self._low(meta).split())])
+
+    def _so(owner):  # noqa: N805
+        def f(self, meta, ch):
+            return _StepOwnerMark(owner)
+        return f
+
+    so_your = _so(A.StepOwner.YOUR)
+    so_each = _so(A.StepOwner.EACH)
+    so_each_player = _so(A.StepOwner.EACH_PLAYER)
+    so_each_opp = _so(A.StepOwner.EACH_OPPONENT)
+    so_that_player = _so(A.StepOwner.THAT_PLAYER)
+    so_enchanted_player = _so(A.StepOwner.ENCHANTED_PLAYER)
+    so_target_opp = _so(A.StepOwner.TARGET_OPPONENT)
+    so_chosen = _so(A.StepOwner.CHOSEN_PLAYER)
+
+    def st_beginning(self, meta, ch):
+        name = _first(ch, _StepName)
+        owner = _first(ch, _StepOwnerMark)
+        extra = {}
+        if name is not None and not any(isinstance(c, (A.Node, _Generic)) for c in ch):
+            low = self._low(meta)
+            if owner is not None:
+                extra = {"phase": name.step, "owner": owner.owner}
+            elif low == "the beginning of the " + " ".join(low.split()[4:]) and low.count(" of ") == 1:
+                extra = {"phase": name.step, "owner": A.StepOwner.THE}  # no step_of tail
+        return _StepTime("st_beginning", self._t(meta), extra)
+
+    def st_end_of_combat(self, meta, ch):
+        extra = {"phase": A.Step.END_OF_COMBAT} if self._low(meta) == "end of combat" else {}
+        return _StepTime("st_end_of_combat", self._t(meta), extra)
+
+    def st_begin_combat(self, meta, ch):
+        low = self._low(meta)
+        if low.endswith("on your turn"):
+            extra = {"phase": A.Step.COMBAT, "owner": A.StepOwner.YOUR, "on_your_turn": True}
+        else:
+            extra = {"phase": A.Step.COMBAT, "owner": A.StepOwner.EACH}
+        return _StepTime("st_begin_combat", self._t(meta), extra)
 
     def cond_rest(self, meta, ch):
         return A.Unparsed(self._rest_text(ch))
@@ -732,7 +787,7 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
         return A.Sentence(list(ch[0]), condition=A.Text("otherwise"))
 
     def s_duration(self, meta, ch):
-        if isinstance(ch[0], A.Action):  # a structured duration (CR 610.3, 611.2b)
+        if isinstance(ch[0], (A.Action, A.Duration)):  # a structured duration (CR 610.3, 611.2b)
             return A.Sentence(list(ch[1]), condition=ch[0])
         return A.Sentence(list(ch[1]), condition=A.Text(ch[0].text if isinstance(ch[0], A.Node) and hasattr(ch[0], "text") else "duration"))
 
@@ -822,7 +877,7 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
         if isinstance(act, A.Action):
             act.extra["duration"] = ch[2]
         elif isinstance(act, A.GrantAbility):
-            act.duration = ch[2].text if isinstance(ch[2], (A.Text, A.Action)) else None
+            act.duration = ch[2] if isinstance(ch[2], (A.Text, A.Action)) else None
         return act
 
     def c_duration(self, meta, ch):
@@ -897,13 +952,13 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
         return A.Action("is_also", subject=ch[0], extra={"words": ch[1]}, text=self._t(meta))
 
     def until_eot(self, meta, ch):
-        return A.Text("until end of turn")
+        return A.Duration("until end of turn", A.DurationKind.UNTIL_END_OF_TURN)
 
     def this_turn(self, meta, ch):
-        return A.Text("this turn")
+        return A.Duration("this turn", A.DurationKind.THIS_TURN)
 
     def until_your_next_turn(self, meta, ch):
-        return A.Text("until your next turn")
+        return A.Duration("until your next turn", A.DurationKind.UNTIL_YOUR_NEXT_TURN)
 
     def as_long_as(self, meta, ch):
         return A.Unparsed(self._t(meta))
@@ -1071,6 +1126,25 @@ class _Generic:
         if len(nodes) == 1 and not isinstance(nodes[0], A.Text):
             return nodes[0]
         return A.Text(self.text) if not nodes else A.Sentence(nodes)
+
+
+class _StepName:
+    def __init__(self, step):
+        self.step = step
+
+
+class _StepOwnerMark:
+    def __init__(self, owner):
+        self.owner = owner
+
+
+class _StepTime(_Generic):
+    """step_time's result: a _Generic (what compound events keep: its wording as Text) that
+    also carries the ``phase``/``owner`` enums for ev_step."""
+
+    def __init__(self, name, text, extra):
+        super().__init__(name, [], text)
+        self.extra = extra
 
 
 class _Quant:
