@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 
 #: notebook → number of figures (PNG outputs) it draws
-EXPECTED_FIGURES = {"mana_landscape": 3, "costs": 3, "copy_effects_and_rulings": 5}
+EXPECTED_FIGURES = {"mana_landscape": 4, "costs": 3, "copy_effects_and_rulings": 5}
 
 
 def read(name: str) -> nbformat.NotebookNode:

@@ -19,7 +19,7 @@ import ijson
 
 from pipeline.normalize.languages import scryfall_code
 from pipeline.normalize.model import (GAME_LAYOUTS, Face, OracleCard, OtherObject, Printing, Ruling,
-                                      normalize_legality, sort_colors)
+                                      sort_colors)
 from pipeline.sources.errors import SourceError, record_label
 from pipeline.sources.files import open_binary
 from pipeline.sources.records import Flagged, MtgjsonCard, gate
@@ -233,14 +233,7 @@ def printing_from_mtgjson(record: dict, info: dict, path, label: str) -> Printin
         except ValueError:
             raise SourceError(path, f"not a date: {record['originalReleaseDate']!r}", record=label,
                               field="originalReleaseDate") from None
-    legalities = record.get("legalities")
-    if legalities is not None and not isinstance(legalities, dict):
-        raise SourceError(path, "expected an object", record=label, field="legalities")
-    for fmt, status in (legalities or {}).items():
-        try:
-            normalize_legality(status if isinstance(status, str) else repr(status))
-        except ValueError as exc:
-            raise SourceError(path, str(exc), record=label, field=f"legalities.{fmt}") from None
+    legalities = record.get("legalities")  # format → status, checked by pipeline/sources/records.py
     foreign = []
     for j, entry in enumerate(record.get("foreignData") or []):
         if not (isinstance(entry, dict) and isinstance(entry.get("name"), str) and isinstance(entry.get("language"), str)):

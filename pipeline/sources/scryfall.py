@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Iterator
 
 from pipeline.normalize.model import (GAME_LAYOUTS, Face, OracleCard, OtherObject, Printing, Ruling,
-                                      normalize_legality, sort_colors)
+                                      sort_colors)
 from pipeline.sources.errors import SourceError, record_label
 from pipeline.sources.json_stream import iter_json_records
 from pipeline.sources.records import Flagged, RecordInvalid, ScryfallCard, ScryfallRuling, gate
@@ -100,8 +100,8 @@ def printing_from_scryfall(obj: dict, raw_faces: list, path, label: str) -> Prin
 
     Fields the object lacks (the 2019 file has no ``cardmarket_id``, ``set_type`` on few objects,
     ``prices`` on ~1k) are None. ``is_funny``: set type ``funny`` or a silver border (Un-cards).
-    Raises SourceError naming file, record and field for a value of the wrong type or a legality
-    that is none of legal / not_legal / banned / restricted.
+    Raises SourceError naming file, record and field for a value of the wrong type or a malformed date
+    (legalities are checked beforehand by pipeline/sources/records.py).
     """
     faces = [f for f in raw_faces if isinstance(f, dict)]
     lang = _str(obj, "lang", path, label) or "en"
@@ -120,14 +120,7 @@ def printing_from_scryfall(obj: dict, raw_faces: list, path, label: str) -> Prin
     prices = obj.get("prices")
     if prices is not None and not isinstance(prices, dict):
         raise SourceError(path, "expected an object", record=label, field="prices")
-    legalities = obj.get("legalities")
-    if legalities is not None and not isinstance(legalities, dict):
-        raise SourceError(path, "expected an object", record=label, field="legalities")
-    for fmt, status in (legalities or {}).items():
-        try:
-            normalize_legality(status if isinstance(status, str) else repr(status))
-        except ValueError as exc:
-            raise SourceError(path, str(exc), record=label, field=f"legalities.{fmt}") from None
+    legalities = obj.get("legalities")  # format → status, checked by pipeline/sources/records.py
     set_type = _str(obj, "set_type", path, label)
     border = _str(obj, "border_color", path, label)
     multiverse = obj.get("multiverse_ids")

@@ -73,4 +73,5 @@ def load_card_data(con: duckdb.DuckDBPyConnection, cards: Sequence[OracleCard], 
 
 def _columns(rows: list[tuple], table: str) -> pa.Table:
     names = columns_of(table)
-    return pa.table({n: pa.array([r[i] for r in rows], type=pa.string()) for i, n in enumerate(names)})
+    columns = list(zip(*rows)) if rows else [()] * len(names)
+    return pa.table({n: pa.array(list(col), type=pa.string()) for n, col in zip(names, columns)})
