@@ -128,3 +128,33 @@ def test_check_mana_lists_differences_with_reasons(db, tmp_path):
 def test_check_mana_missing_database(tmp_path):
     result = CliRunner().invoke(main, ["check-mana", "--db", str(tmp_path / "none.duckdb")])
     assert result.exit_code == 1 and "no database here" in result.output
+
+
+def test_check_mana_bad_source_value_is_data_quality_not_failure(tmp_path):
+    """A Scryfall-shaped file whose produced_mana has a value that is no mana type (Scryfall once
+    shipped "1"): the build records it in data_quality (action ignored) and drops it from
+    source_produced_mana; check-mana exits 0 and lists the card under source_value."""
+    objs = scryfall_objects("Llanowar Elves", "Birds of Paradise", "Sol Ring")
+    # Current Scryfall objects carry produced_mana; the 2019 ones predate it, so it is added as
+    # Scryfall writes it (a list of letters) — Sol Ring with the bad value "1" beside "C".
+    values = {"Llanowar Elves": ["G"], "Birds of Paradise": ["B", "G", "R", "U", "W"], "Sol Ring": ["1", "C"]}
+    for o in objs:
+        o["produced_mana"] = values[o["name"]]
+    src = write_jsonl(tmp_path / "cards.jsonl.gz", objs)
+    path = tmp_path / "cards.duckdb"
+    built = CliRunner().invoke(main, ["refresh", "--source", str(src), "--db", str(path), "--quiet"])
+    assert built.exit_code == 0, built.output
+    rows = q(path, """SELECT d.source_file, d.record, c.name, d.field, d.value, d.action, d.run_id IS NOT NULL
+                      FROM data_quality d JOIN cards c USING (oracle_id)""")
+    assert [r[2:] for r in rows] == [("Sol Ring", "produced_mana[0]", '"1"', "ignored", True)]
+    assert rows[0][0] == str(src) and "Sol Ring" in rows[0][1]
+    assert q(path, "SELECT source_produced_mana FROM cards WHERE name = 'Sol Ring'") == [(["C"],)]
+    result = CliRunner().invoke(main, ["check-mana", "--db", str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    diffs = {d["name"]: d for d in map(json.loads, result.output.splitlines())}
+    assert set(diffs) == {"Sol Ring"}
+    assert (diffs["Sol Ring"]["category"], diffs["Sol Ring"]["bad_source_values"]) == ("source_value", ['"1"'])
+    text = CliRunner().invoke(main, ["check-mana", "--db", str(path)])
+    assert text.exit_code == 0
+    assert "[source value, not a mana type; data_quality] \"1\"" in text.output
+    assert text.output.splitlines()[-1] == "3 cards with source produced_mana; 1 differ (source_value 1)"

@@ -13,6 +13,8 @@ from pipeline.derive.mana import sort_types
 
 #: Reason categories, most specific first (docs/mana.md § Disagreements).
 CATEGORIES = {
+    "source_value": "the source's produced_mana holds a value that is no mana type (recorded in data_quality, "
+                    "dropped from source_produced_mana); the rest is compared as usual",
     "unparsed_mana_line": "an ability that mentions adding mana is not (fully) parsed by our grammar",
     "unstructured_production": "an 'Add …' the AST keeps only as wording (production kind 'other')",
     "granted_mana": "the reference counts mana the card grants to other objects (ours: granted_produced_mana)",

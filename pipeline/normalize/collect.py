@@ -53,6 +53,7 @@ class CardCollection:
                 known.keywords.append(kw)
         if known.source_produced_mana is None and card.source_produced_mana is not None:
             known.source_produced_mana = card.source_produced_mana
+            known.source_produced_mana_at = card.source_produced_mana_at
 
     def add_flag(self, flag) -> None:
         """Keep a reader's :class:`pipeline.sources.records.Flagged` (a quarantined record or an ignored value)."""

@@ -69,6 +69,8 @@ class OracleCard:
     ``printings`` maps ``(set_code, collector_number, lang)`` to that :class:`Printing`
     (iterating it gives the key tuples); ``leadership``: MTGJSON ``leadershipSkills``
     (``{"brawl", "commander", "oathbreaker"}`` → bool) when the source has that field, else None.
+    ``source_produced_mana_at``: ``(source file, record label)`` the produced_mana was read from,
+    so a bad value in it can be reported in ``data_quality`` (pipeline/derive/quality.py).
     """
 
     oracle_id: str
@@ -82,6 +84,7 @@ class OracleCard:
     keywords: list[str]
     faces: list[Face]
     source_produced_mana: list[str] | None = None
+    source_produced_mana_at: tuple[str, str] | None = None
     printings: dict[tuple[str, str, str], "Printing"] = field(default_factory=dict)
     leadership: dict[str, bool] | None = None
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 
 from pipeline.derive.compare import CATEGORIES, CardView, classify, mentions_adding_mana, normalize_reference
+from pipeline.derive.mana import MANA_TYPES
 from pipeline.paths import DB_ENV, default_db_path
 
 
@@ -28,9 +29,11 @@ def find_differences(con) -> tuple[int, list[dict]]:
 
     Each difference: ``{"oracle_id", "name", "ours", "source", "category", "dependent",
     "token", "granted", "abilities": [{"origin", "produces", "production_kind", "is_mana_ability",
-    "text"}], "unparsed": [texts]}``; lists are WUBRGC letters. Cards whose
-    ``source_produced_mana`` is NULL are not compared. Raises NotDerived when the derive
-    columns are missing, ValueError for a source letter that is no mana type.
+    "text"}], "unparsed": [texts], "bad_source_values": [JSON texts]}``; lists are WUBRGC letters.
+    Cards whose ``source_produced_mana`` is NULL are not compared. A card whose source
+    produced_mana had a value that is no mana type (a ``data_quality`` row, or such a value still
+    in an older database) is listed under category ``source_value``, never an error. Raises
+    NotDerived when the derive columns are missing.
     """
     cols = {r[0] for r in con.execute(
         "SELECT column_name FROM information_schema.columns WHERE table_name = 'cards'").fetchall()}
@@ -50,6 +53,12 @@ def find_differences(con) -> tuple[int, list[dict]]:
             ORDER BY m.oracle_id, face_index, ability_index NULLS LAST""").fetchall():
         rows.setdefault(oid, []).append({"origin": origin, "produces": list(produces or []),
                                          "production_kind": kind, "is_mana_ability": is_ma, "text": text})
+    bad_values: dict[str, list[str]] = {}
+    if "data_quality" in tables:
+        for oid, field, value in con.execute("""
+                SELECT oracle_id, field, value FROM data_quality
+                WHERE field LIKE 'produced_mana%' AND oracle_id IS NOT NULL ORDER BY oracle_id, field""").fetchall():
+            bad_values.setdefault(oid, []).append(value)
     unparsed: dict[str, list[str]] = {}
     for oid, text in con.execute("""
             SELECT a.oracle_id, a.text FROM abilities a JOIN cards c USING (oracle_id)
@@ -60,22 +69,24 @@ def find_differences(con) -> tuple[int, list[dict]]:
             unparsed.setdefault(oid, []).append(text)
     diffs = []
     for oid, name, ours, source, dependent, token, granted in cards:
-        try:
-            ref = normalize_reference(source)
-        except ValueError as exc:
-            raise ValueError(f"cards.source_produced_mana of {name} ({oid}): {exc}") from None
+        bad = list(bad_values.get(oid, []))
+        good = [v for v in (source or []) if isinstance(v, str) and v in MANA_TYPES]
+        # A database built before data_quality may still hold a bad letter: same category.
+        bad += [json.dumps(v) for v in (source or []) if not (isinstance(v, str) and v in MANA_TYPES)]
+        ref = normalize_reference(good)
         mana_rows = rows.get(oid, [])
         view = CardView(produced=list(ours or []), dependent=bool(dependent), token=list(token or []),
                         granted=list(granted or []),
                         basic_types=[t for r in mana_rows if r["origin"] == "basic_land_type" for t in r["produces"]],
                         kinds=[r["production_kind"] for r in mana_rows if r["production_kind"]],
                         unparsed_mana_lines=unparsed.get(oid, []))
-        category = classify(view, ref)
+        category = "source_value" if bad else classify(view, ref)
         if category is None:
             continue
         diffs.append({"oracle_id": oid, "name": name, "ours": view.produced, "source": ref,
                       "category": category, "dependent": view.dependent, "token": view.token,
-                      "granted": view.granted, "abilities": mana_rows, "unparsed": view.unparsed_mana_lines})
+                      "granted": view.granted, "abilities": mana_rows, "unparsed": view.unparsed_mana_lines,
+                      "bad_source_values": bad})
     return len(cards), diffs
 
 
@@ -96,8 +107,9 @@ def check_mana(db, fmt, categories, strict):
 
     Compares cards.produced_mana (ours, docs/mana.md) with cards.source_produced_mana
     (Scryfall's, where the source has it) as sets of mana types, and prints for each
-    difference the abilities involved and a reason category. Exit status 0 (1 with --strict
-    and differences; 1 on a missing or underived database).
+    difference the abilities involved and a reason category. A source value that is no mana
+    type (recorded in data_quality) is listed under its own category, source_value. Exit status 0
+    (1 with --strict and differences; 1 on a missing or underived database).
     """
     db_path = db if db is not None else default_db_path()
     if not db_path.exists():
@@ -127,6 +139,8 @@ def check_mana(db, fmt, categories, strict):
                 click.echo(f"    [{r['origin']}, {r['production_kind']}, {flag}] {_letters(r['produces'])}: {r['text']}")
             for t in d["unparsed"]:
                 click.echo(f"    [unparsed] {t}")
+            for v in d["bad_source_values"]:
+                click.echo(f"    [source value, not a mana type; data_quality] {v}")
             if d["token"]:
                 click.echo(f"    tokens it creates: {_letters(d['token'])}")
             if d["granted"]:

@@ -83,6 +83,7 @@ def card_from_scryfall(obj: object, path, index: int) -> OracleCard | OtherObjec
         keywords=list(obj.get("keywords") or []),
         faces=faces,
         source_produced_mana=list(obj["produced_mana"]) if isinstance(obj.get("produced_mana"), list) else None,
+        source_produced_mana_at=(str(path), label) if isinstance(obj.get("produced_mana"), list) else None,
     )
     printing = printing_from_scryfall(obj, raw_faces or [], path, label)
     card.printings[printing.key] = printing

@@ -26,6 +26,7 @@ import duckdb
 
 from pipeline.annotate import annotate
 from pipeline.derive import derive
+from pipeline.derive.quality import source_produced_mana
 from pipeline.faults import fault_point
 from pipeline.normalize.collect import CardCollection
 from pipeline.normalize.model import SourceInfo
@@ -193,9 +194,11 @@ def _remove(path: Path) -> None:
 def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text, step, db_path: Path) -> BuildResult:
     create_tables(con)
     cards = sorted(collection.cards.values(), key=lambda c: (c.name, c.oracle_id))
+    source_mana = {c.oracle_id: source_produced_mana(c) for c in cards}  # bad values → data_quality
+    record_issues(con, (i for _, issues in source_mana.values() for i in issues))
     insert_rows(con, "cards", columns_of("cards"), (
         (c.oracle_id, c.name, c.layout, c.mana_cost, c.mana_value, c.type_line, c.oracle_text,
-         c.colors, c.color_identity, c.keywords, [], c.source_produced_mana, *card_facts(c)) for c in cards))
+         c.colors, c.color_identity, c.keywords, [], source_mana[c.oracle_id][0], *card_facts(c)) for c in cards))
     insert_rows(con, "faces", columns_of("faces"), (
         (c.oracle_id, f.face_index, f.name, f.mana_cost, f.type_line, f.oracle_text, f.power, f.toughness,
          f.loyalty, f.defense) for c in cards for f in c.faces))
