@@ -135,6 +135,17 @@ def test_x_enters_effects(db):
     assert "Clone" not in got
 
 
+def test_x_enters_effects_planeswalker_loyalty_x_cr_306_5b(db):
+    """Nissa, Steward of Elements (loyalty X, mana cost {X}{G}{U}) enters with X loyalty counters:
+    the intrinsic CR 306.5b replacement refers to X, the value chosen on casting (CR 107.3m)."""
+    got = rows(db, """SELECT name, effect_kind, counters, x_in_mana_cost, ability_id, text FROM x_enters_effects
+                      WHERE effect_kind = 'loyalty_x' ORDER BY name""")
+    assert ("Nissa, Steward of Elements", "loyalty_x", [{"counter": "loyalty", "amount": "X", "is_x": True}], True,
+            None, "Loyalty X: enters with X loyalty counters (CR 306.5b)") in got
+    names = {r[0] for r in rows(db, "SELECT c.name FROM faces f JOIN cards c USING (oracle_id) WHERE f.loyalty = 'X'")}
+    assert {r[0] for r in got} == names
+
+
 def test_views_tolerate_absent_nodes(db, tmp_path):
     """Every view answers (no rows, NULLs) when the ASTs lack its nodes or their fields."""
     copy = tmp_path / "stripped.duckdb"
@@ -150,6 +161,9 @@ def test_views_tolerate_absent_nodes(db, tmp_path):
         assert counts.pop("mana_producers") > 0  # reads cards.produced_mana, not the ASTs
         for card_data_view in ("legal_cards", "newest_printings", "sets"):  # read printings/legalities only
             assert counts.pop(card_data_view) > 0, card_data_view
+        # loyalty X comes from faces.loyalty (CR 306.5b), not from the ASTs
+        (loyalty_x,) = con.execute("SELECT count(*) FROM faces WHERE loyalty = 'X'").fetchall()[0]
+        assert loyalty_x > 0 and counts.pop("x_enters_effects") == loyalty_x
         assert counts == {name: 0 for name in counts}
         # 2. the nodes are there but every field except 'node' is missing, or the AST is NULL
         con.execute("""UPDATE abilities SET ast = CASE ability_index % 3
@@ -162,7 +176,7 @@ def test_views_tolerate_absent_nodes(db, tmp_path):
         assert con.execute("SELECT count(*) FROM cost_components").fetchall() == [(0,)]
         assert con.execute("SELECT DISTINCT copy_kind, optional, copied_object, exceptions, extra_counters "
                            "FROM copy_effects").fetchall() == [(None, False, None, [], [])]
-        assert con.execute("SELECT count(*) FROM x_enters_effects").fetchall() == [(0,)]
+        assert con.execute("SELECT count(*) FROM x_enters_effects WHERE effect_kind <> 'loyalty_x'").fetchall() == [(0,)]
         # 3. create_views itself runs on such a database
         assert create_views(con) == list(VIEW_NAMES) + list(DEPRECATED_ALIASES)
     finally:

@@ -305,7 +305,8 @@ JOIN cards c ON c.oracle_id = n.oracle_id""",
     View(
         "x_enters_effects",
         "Effects that depend on X as a permanent enters (CR 107.3, 107.3m): 'enters with X counters' replacement "
-        "effects, copy effects with X extra counters, and enters-triggered abilities whose effect uses X.",
+        "effects, copy effects with X extra counters, enters-triggered abilities whose effect uses X, and planeswalkers "
+        "whose printed loyalty is X (they enter with X loyalty counters, CR 306.5b).",
         f"""
 WITH hits AS (
     -- "~ enters with X +1/+1 counters on it" (CR 614.1c, 107.3m)
@@ -329,13 +330,19 @@ WITH hits AS (
                          '\\benters?\\b')
       AND (json_contains(n.json->'effect', '{{"node": "Amount", "kind": "x"}}')
            OR json_contains(n.json->'effect', '{{"node": "Amount", "variable": "X"}}'))
+    UNION ALL
+    -- printed loyalty X: the intrinsic "enters with a number of loyalty counters equal to its printed
+    -- loyalty number" (CR 306.5b, a replacement effect 614.1c) refers to X (CR 107.3m)
+    SELECT NULL::VARCHAR, f.oracle_id, 'loyalty_x', NULL::VARCHAR,
+           [{{'counter': 'loyalty', 'amount': 'X', 'is_x': true}}]
+    FROM faces f WHERE f.loyalty = 'X'
 )
 SELECT h.ability_id, h.oracle_id, c.name, h.effect_kind, h.counters,
        coalesce(c.mana_cost LIKE '%{{X}}%', false) AS x_in_mana_cost,
        w.x_definition,
-       a.text, h.path
+       coalesce(a.text, 'Loyalty X: enters with X loyalty counters (CR 306.5b)') AS text, h.path
 FROM hits h
-JOIN abilities a USING (ability_id)
+LEFT JOIN abilities a USING (ability_id)
 JOIN cards c ON c.oracle_id = h.oracle_id
 LEFT JOIN (
     SELECT ability_id, first(coalesce(nullif(json->'definition'->>'text', ''), json->'definition'->>'node')
@@ -348,13 +355,16 @@ WHERE h.effect_kind <> 'copy_with_counters' OR len(list_filter(h.counters, lambd
             "oracle_id": "The card (cards.oracle_id).",
             "name": "Card name.",
             "effect_kind": "enters_with_counters (EntersWith node with X counters), copy_with_counters (CopyEffect with X extra "
-                           "counters), enters_trigger (Triggered ability on an enters event whose effect has an X amount).",
+                           "counters), enters_trigger (Triggered ability on an enters event whose effect has an X amount), "
+                           "loyalty_x (a planeswalker face whose printed loyalty is X: it enters with X loyalty counters, "
+                           "CR 306.5b, 107.3m; ability_id and path NULL).",
             "counters": "Counters involved (empty for enters_trigger): " + _COUNTER_COMMENT + ".",
             "x_in_mana_cost": "The card's mana cost contains {X} (X chosen on casting, CR 107.3m, 601.2f).",
             "x_definition": "Definition of X from a 'where X is …' in the same ability (WhereX node), else NULL.",
-            "text": "The ability line as printed.",
-            "path": "JSONPath of the node found inside abilities.ast.",
+            "text": "The ability line as printed (for loyalty_x the intrinsic ability, CR 306.5b).",
+            "path": "JSONPath of the node found inside abilities.ast (NULL for loyalty_x).",
         },
+        requires=("faces",),
     ),
 ]
 
