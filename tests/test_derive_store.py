@@ -134,7 +134,7 @@ def test_check_mana_bad_source_value_is_data_quality_not_failure(tmp_path):
     """A Scryfall-shaped file whose produced_mana has a value that is no mana type (Scryfall once
     shipped "1"): the build records it in data_quality (action ignored) and drops it from
     source_produced_mana; check-mana exits 0 and lists the card under source_value."""
-    objs = scryfall_objects("Llanowar Elves", "Birds of Paradise", "Sol Ring")
+    objs = [dict(o) for o in scryfall_objects("Llanowar Elves", "Birds of Paradise", "Sol Ring")]  # (shared, cached)
     # Current Scryfall objects carry produced_mana; the 2019 ones predate it, so it is added as
     # Scryfall writes it (a list of letters) — Sol Ring with the bad value "1" beside "C".
     values = {"Llanowar Elves": ["G"], "Birds of Paradise": ["B", "G", "R", "U", "W"], "Sol Ring": ["1", "C"]}
