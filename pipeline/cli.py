@@ -10,6 +10,7 @@ import click
 
 from pipeline.paths import DB_ENV, default_db_path
 from pipeline.serve.card_page import card_command
+from pipeline.serve.cli_changes import changes_command
 from pipeline.serve.cli_mana import check_mana
 from pipeline.serve.cli_parse import coverage_command, parse_command
 
@@ -64,6 +65,9 @@ def _progress(quiet: bool):
 @click.option("--strict", is_flag=True,
               help="Fail (exit 1, database untouched) when any record fails validation, instead of quarantining "
                    "it in the data_quality table (docs/reliability.md § Quarantine).")
+@click.option("--changes-on-first-build", "record_initial", is_flag=True,
+              help="On the first build of this database, record every card as 'added' in card_changes "
+                   "(by default a first build records no changes; see `mtg-pipeline changes`).")
 # Download options, used with --source scryfall (see docs/scheduling.md).
 @click.option("--bulk-type", default="oracle_cards", show_default=True, envvar="MTG_PIPELINE_BULK_TYPE",
               type=click.Choice(["oracle_cards", "default_cards", "all_cards", "unique_artwork", "rulings"]),
@@ -88,8 +92,8 @@ def _progress(quiet: bool):
               help="Seconds before the first retry, doubled for each next one (a 429's Retry-After wins).")
 @click.option("--timeout", type=click.FloatRange(0, min_open=True), default=60.0, show_default=True,
               envvar="MTG_PIPELINE_TIMEOUT", help="Read timeout of a download, seconds (connect timeout: 10 s).")
-def refresh(sources, rules, db, force, wait, quiet, strict, bulk_type, rules_url, api_url, allow_hosts, cache_dir,
-            max_bytes, retries, backoff, timeout):
+def refresh(sources, rules, db, force, wait, quiet, strict, record_initial, bulk_type, rules_url, api_url, allow_hosts,
+            cache_dir, max_bytes, retries, backoff, timeout):
     """Build or update the database from a source, atomically.
 
     `--source scryfall` downloads Scryfall's bulk data (cards + rulings) and the Comprehensive
@@ -98,6 +102,8 @@ def refresh(sources, rules, db, force, wait, quiet, strict, bulk_type, rules_url
     A record whose fields have the wrong type is quarantined: left out (its previous version kept
     if the database had the card), listed in the data_quality table and counted in the summary;
     the refresh still exits 0 unless --strict.
+    The summary line ends with the changes the build recorded, by kind (`mtg-pipeline changes`
+    lists them).
 
     Exit codes: 0 built or unchanged; 1 bad input, failed download or failed build (previous
     database untouched), a quarantine under --strict, or a database of another schema version without --force; 75 another
@@ -126,7 +132,8 @@ def refresh(sources, rules, db, force, wait, quiet, strict, bulk_type, rules_url
     try:
         with _progress(quiet) as step:
             outcome = run_refresh(list(sources), db_path, rules=rules, force=force, wait=wait, step=step,
-                                  remote=remote, strict=strict)
+                                  remote=remote, strict=strict,
+                                  record_initial=record_initial)
     except (RefreshLocked, DatabaseBusy) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(75)
@@ -146,7 +153,7 @@ def refresh(sources, rules, db, force, wait, quiet, strict, bulk_type, rules_url
     click.echo(f"built {db_path}: {c['cards']} cards, {c['faces']} faces, {c['abilities']} abilities, "
                f"{c['rulings']} rulings, {c['other_objects']} other objects; parsed {outcome.parsed} face texts; "
                f"source version {outcome.source_version}; {outcome.seconds:.1f}s"
-               + _quarantine_summary(c))
+               + _quarantine_summary(c) + "; " + _changes_summary(outcome.changes))
 
 
 def _quarantine_summary(counts: dict[str, int]) -> str:
@@ -158,6 +165,15 @@ def _quarantine_summary(counts: dict[str, int]) -> str:
     return (f"; {n} record{'s' if n != 1 else ''} quarantined"
             + (f" ({kept} card{'s' if kept != 1 else ''} kept from the previous database)" if kept else "")
             + " — see the data_quality table")
+
+
+def _changes_summary(changes: dict[str, int]) -> str:
+    """'changes: 3 added, 12 oracle_text' (kinds in changelog order), or 'no changes recorded'."""
+    from pipeline.store.changes import CHANGE_KINDS
+
+    if not changes:
+        return "no changes recorded"
+    return "changes: " + ", ".join(f"{changes[k]} {k}" for k in CHANGE_KINDS if changes.get(k))
 
 
 @main.command()
@@ -305,6 +321,7 @@ def paths():
 
 # Commands defined beside the stage they serve.
 main.add_command(card_command)      # card NAME (docs/annotate.md)
+main.add_command(changes_command)   # changes (card_changes, pipeline/store/changes.py)
 main.add_command(check_mana)        # check-mana (docs/mana.md)
 main.add_command(parse_command)     # parse TEXT / --jsonl FILE (docs/ast.md)
 main.add_command(coverage_command)  # coverage (docs/ast.md)

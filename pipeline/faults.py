@@ -9,6 +9,7 @@ stage of a refresh. The stages, in order:
 * ``parse``    — the new database file ``<db>.tmp-<pid>`` holds the cards and parsed abilities;
 * ``load``     — every table of the new file is loaded and derived (mana);
 * ``annotate`` — the rules annotation tables are in the new file;
+* ``changes``  — the changelog (``card_changes``) of this run is in the new file;
 * ``before_swap`` — the new file is complete and closed, just before ``os.replace``.
 
 Unset (the normal case) it does nothing. Not for production use.
@@ -20,7 +21,7 @@ import os
 import signal
 
 FAULT_ENV = "MTG_PIPELINE_FAULT"
-STAGES = ("download", "read", "parse", "load", "annotate", "before_swap")
+STAGES = ("download", "read", "parse", "load", "annotate", "changes", "before_swap")
 
 
 def fault_point(stage: str) -> None:

@@ -60,6 +60,7 @@ class RefreshOutcome:
     parsed: int
     seconds: float
     notes: list[str] = field(default_factory=list)
+    changes: dict[str, int] = field(default_factory=dict)
 
 
 def read_rules_text(path: str | Path) -> str:
@@ -79,6 +80,7 @@ def refresh(
     source_label: str | None = None,
     remote: RemoteSource | None = None,
     strict: bool = False,
+    record_initial: bool = False,
 ) -> RefreshOutcome:
     """Refresh ``db_path`` from ``sources`` (``["bundled"]`` or paths; see :func:`pipeline.normalize.ingest.collect`).
 
@@ -89,6 +91,8 @@ def refresh(
     compared with the last successful run *before* anything is downloaded, and its ``label`` the run's source.
     ``strict``: a record quarantined by validation fails the refresh (SourceError naming it) instead
     of being left out (docs/reliability.md § Quarantine).
+    ``record_initial``: on the first build of ``db_path``, record every card as 'added' in
+    ``card_changes`` (by default a first build records no changes; see pipeline.store.changes).
     Raises RefreshLocked when the lock is held; SchemaMismatch when the existing database has
     another schema version and ``force`` is not set; NotADatabase when another kind of file is at
     ``db_path``; DatabaseBusy when another process keeps the database open read-write (these
@@ -109,7 +113,7 @@ def refresh(
         raise RefreshLocked(f"{db_path}: another refresh is running (lock {lock.lock_file}); "
                             f"retry later or pass --wait SECONDS") from exc
     try:
-        return _refresh_locked(paths, db_path, rules, force, step, label, remote, strict)
+        return _refresh_locked(paths, db_path, rules, force, step, label, remote, strict, record_initial)
     finally:
         lock.release()
 
@@ -204,7 +208,7 @@ def _check_previous(db_path: Path, force: bool) -> None:
 
 
 def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, remote=None,
-                    strict: bool = False) -> RefreshOutcome:
+                    strict: bool = False, record_initial: bool = False) -> RefreshOutcome:
     started = now()
     t0 = time.perf_counter()
     notes = [f"removed leftover of a killed refresh: {p}" for p in clean_leftovers(db_path)]
@@ -258,11 +262,12 @@ def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, 
                              time.perf_counter() - t0).row()
 
         try:
-            result = build_database(db_path, collection, info, run_row, rules_text=rules_text, step=step)
+            result = build_database(db_path, collection, info, run_row, rules_text=rules_text, step=step,
+                                    record_initial=record_initial)
         except RulesFormatError as exc:  # the rules file is bad input like any other: name it
             raise SourceError(rules, str(exc).replace("<rules text>: ", "")) from exc
         return RefreshOutcome("ok", run_id, source_version, result.counts, result.parsed, time.perf_counter() - t0,
-                              notes)
+                              notes, result.changes)
     except BaseException as exc:
         message = f"{type(exc).__name__}: {exc}".splitlines()[0] if str(exc) else type(exc).__name__
         try:

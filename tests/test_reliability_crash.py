@@ -67,7 +67,7 @@ def old_db(tmp_path_factory) -> Path:
 
 
 def test_fault_hook_names_its_stages_and_is_inert_when_unset(monkeypatch):
-    assert STAGES == ("download", "read", "parse", "load", "annotate", "before_swap")
+    assert STAGES == ("download", "read", "parse", "load", "annotate", "changes", "before_swap")
     monkeypatch.delenv("MTG_PIPELINE_FAULT", raising=False)
     fault_point("parse")  # returns: the hook is off
     monkeypatch.setenv("MTG_PIPELINE_FAULT", "after:load")
@@ -76,7 +76,7 @@ def test_fault_hook_names_its_stages_and_is_inert_when_unset(monkeypatch):
         fault_point("parsing")
 
 
-@pytest.mark.parametrize("stage", ["read", "parse", "load", "annotate", "before_swap"])
+@pytest.mark.parametrize("stage", ["read", "parse", "load", "annotate", "changes", "before_swap"])
 def test_killed_refresh_keeps_the_previous_database(stage, old_db, tmp_path):
     db = tmp_path / "cards.duckdb"
     shutil.copy(old_db, db)
@@ -113,6 +113,11 @@ def test_killed_refresh_keeps_the_previous_database(stage, old_db, tmp_path):
         assert con.execute("SELECT count(*) FROM cards WHERE name = 'Juzám Djinn'").fetchone() == (0,)
         assert con.execute("SELECT run_id, status, card_count FROM runs ORDER BY run_id").fetchall() == [
             (1, "ok", 78), (2, "ok", con.execute("SELECT count(*) FROM cards").fetchone()[0])]
+        # the killed run left no changelog rows behind: only the successful run 2 recorded its changes
+        assert con.execute("SELECT DISTINCT run_id FROM card_changes").fetchall() == [(2,)]
+        assert con.execute("SELECT change FROM card_changes WHERE name = 'Juzám Djinn'").fetchall() == [("removed",)]
+        assert con.execute("SELECT change FROM card_changes WHERE name = 'Mishra''s Factory'").fetchall() == [
+            ("added",)]
     finally:
         con.close()
 

@@ -17,7 +17,7 @@ import hashlib
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
@@ -34,6 +34,7 @@ from pipeline.parse import GRAMMAR_VERSION
 from pipeline.normalize.facts import card_facts
 from pipeline.store.abilities import FaceParser
 from pipeline.store.card_data import load_card_data
+from pipeline.store.changes import create_change_tables, create_change_views, record_changes
 from pipeline.store.data_quality import record_issues, stamp_run_id
 from pipeline.store.quarantine import keep_previous
 from pipeline.store.ddl import insert_rows
@@ -51,6 +52,7 @@ class BuildResult:
 
     counts: dict[str, int]
     parsed: int
+    changes: dict[str, int] = field(default_factory=dict)
 
 
 def ruling_id(oracle_id: str, published_at, comment: str) -> str:
@@ -153,13 +155,16 @@ def build_database(
     *,
     rules_text: str | None = None,
     step: Step | None = None,
+    record_initial: bool = False,
 ) -> BuildResult:
     """Write a complete new database for ``collection`` and atomically replace ``db_path`` with it.
 
     ``run_row(counts, parsed)`` returns this run's ``runs`` row, appended after the carried-over
     history. ``rules_text`` (the Comprehensive Rules) enables the annotation tables.
-    ``step(label, total)`` returns a progress tick function. On any exception the temporary file
-    is removed and ``db_path`` is left exactly as it was; the exception propagates.
+    ``step(label, total)`` returns a progress tick function. The changelog (``card_changes``,
+    :mod:`pipeline.store.changes`) compares the new file with the previous one before the swap;
+    ``record_initial`` makes a first build record every card as 'added'. On any exception the
+    temporary file is removed and ``db_path`` is left exactly as it was; the exception propagates.
     """
     db_path.parent.mkdir(parents=True, exist_ok=True)
     old_runs, cache = read_previous(db_path)
@@ -171,8 +176,13 @@ def build_database(
             result = _fill(con, collection, source, cache, rules_text, step, db_path)
             row = run_row(result.counts, result.parsed)
             result.counts["data_quality"] = stamp_run_id(con, row[0])  # rows the stages recorded
+            create_change_tables(con)
+            result.changes = record_changes(con, db_path, row[0], grammar_version=GRAMMAR_VERSION,
+                                            record_initial=record_initial)
             con.executemany(f"INSERT INTO runs VALUES ({', '.join('?' * len(columns_of('runs')))})",
                             old_runs + [row])
+            create_change_views(con)
+            fault_point("changes")
             con.execute("CHECKPOINT")
         finally:
             con.close()
