@@ -17,7 +17,7 @@ from pipeline.cli import main
 from pipeline.parse.ast import Ability, Unparsed
 from pipeline.refresh import refresh
 from pipeline.store.changes import _Ability, _match
-from tests.conftest import rows, scryfall_objects, write_jsonl
+from tests.conftest import mtgjson_set, rows, scryfall_objects, write_gzip_json, write_jsonl
 
 
 def _changes(db, run_id):
@@ -65,21 +65,33 @@ def test_new_grammar_version_records_only_grammar_caused_changes(bundled_db, tmp
     assert rows(db, "SELECT count(*) FROM ability_changes") == [(0,)]  # no text changed: no errata rows
 
 
-def test_errata_and_removals_between_two_real_sources(tmp_path):
-    """2019 Scryfall objects, then the same cards from MTGJSON 2022 (real errata), then fewer cards."""
+def test_errata_removals_and_history_between_two_real_sources(tmp_path):
+    """2019 Scryfall objects, then Core Set 2020's MTGJSON 2022 record of Lotus Field (real errata), then both again."""
     db = tmp_path / "cards.duckdb"
-    first = write_jsonl(tmp_path / "2019.jsonl.gz", scryfall_objects("Llanowar Elves", "Sol Ring"))
+    first = write_jsonl(tmp_path / "2019.jsonl.gz", scryfall_objects("Lotus Field", "Sol Ring"))
     assert refresh([first], db).changes == {}
-    # TODO replaced below by real errata examples picked from the corpus run
-    second = write_jsonl(tmp_path / "2019b.jsonl.gz", scryfall_objects("Llanowar Elves"))
+    m20 = mtgjson_set("M20")
+    lotus = [c for c in m20["data"]["cards"] if c["name"] == "Lotus Field"]
+    second = write_gzip_json(tmp_path / "M20.json.gz",
+                             {"meta": m20["meta"], "data": {**m20["data"], "cards": lotus, "tokens": []}})
     outcome = refresh([second], db)
-    assert outcome.changes == {"removed": 1}
-    assert _changes(db, 2) == [("Sol Ring", "removed", "source", None, None, None, None)]
-    # the history survives later builds
-    third = write_jsonl(tmp_path / "2019c.jsonl.gz", scryfall_objects("Llanowar Elves", "Sol Ring"))
-    assert refresh([third], db).changes == {"added": 1}
-    assert rows(db, "SELECT run_id, name, change FROM card_changes ORDER BY run_id") == [
-        (2, "Sol Ring", "removed"), (3, "Sol Ring", "added")]
+    assert outcome.changes == {"removed": 1, "oracle_text": 1, "abilities": 1}
+    got = _changes(db, 2)
+    assert got[0][:5] == ("Lotus Field", "abilities", "source", None, "1")
+    assert got[1] == ("Lotus Field", "oracle_text", "source", 0, None,
+                      "Hexproof\nLotus Field enters the battlefield tapped.\nWhen Lotus Field enters the battlefield, "
+                      "sacrifice two lands.\n{T}: Add three mana of any color.",
+                      "Hexproof\nLotus Field enters the battlefield tapped.\nWhen Lotus Field enters the battlefield, "
+                      "sacrifice two lands.\n{T}: Add three mana of any one color.")
+    assert got[2] == ("Sol Ring", "removed", "source", None, None, None, None)
+    assert rows(db, "SELECT change, old_index, new_index, old_text, new_text, is_mana_ability FROM ability_changes") == [
+        ("changed", 3, 3, "{T}: Add three mana of any color.", "{T}: Add three mana of any one color.", True)]
+    # the history survives later builds, and each run's rows keep their run
+    assert refresh([first], db).changes == {"added": 1, "oracle_text": 1, "abilities": 1}
+    assert rows(db, "SELECT run_id, name, change FROM card_changes ORDER BY run_id, name, change") == [
+        (2, "Lotus Field", "abilities"), (2, "Lotus Field", "oracle_text"), (2, "Sol Ring", "removed"),
+        (3, "Lotus Field", "abilities"), (3, "Lotus Field", "oracle_text"), (3, "Sol Ring", "added")]
+    assert rows(db, "SELECT run_id, change FROM ability_changes ORDER BY run_id") == [(2, "changed"), (3, "changed")]
 
 
 def test_abilities_match_by_text_first_then_by_position():

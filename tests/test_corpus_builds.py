@@ -1,4 +1,5 @@
-"""Whole-corpus builds: the MTGJSON 2022 set files and the Scryfall 2019 file, array and JSON Lines."""
+"""Whole-corpus builds: the Scryfall 2019 file (array and JSON Lines), then the MTGJSON 2022 set files
+over it — which also gives the changelog (card_changes) the real errata between the two dates."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import duckdb
 import pytest
 
 from pipeline.refresh import refresh
-from tests.conftest import MTGJSON_DIR, SCRYFALL_2019
+from tests.conftest import MTGJSON_DIR, SCRYFALL_2019, rows
 
 pytestmark = pytest.mark.corpus
 
@@ -33,10 +34,26 @@ def counts(db):
         con.close()
 
 
-def test_mtgjson_corpus_builds_every_card_and_face(corpus, tmp_path):
-    db = tmp_path / "mtgjson.duckdb"
+@pytest.fixture(scope="module")
+def scryfall_2019_db(corpus, tmp_path_factory):
+    """The Scryfall 2019 array file built once for this module (read it, never write it)."""
+    db = tmp_path_factory.mktemp("scryfall") / "array.duckdb"
+    assert refresh([SCRYFALL_2019], db).status == "ok"
+    return db
+
+
+@pytest.fixture(scope="module")
+def mtgjson_over_scryfall(scryfall_2019_db, tmp_path_factory):
+    """(database, outcome): a copy of the Scryfall 2019 database refreshed from the MTGJSON 2022 corpus."""
+    db = tmp_path_factory.mktemp("mtgjson") / "mtgjson.duckdb"
+    shutil.copy(scryfall_2019_db, db)
     outcome = refresh([MTGJSON_DIR], db)
-    assert outcome.status == "ok"
+    assert outcome.status == "ok" and outcome.run_id == 2
+    return db, outcome
+
+
+def test_mtgjson_corpus_builds_every_card_and_face(mtgjson_over_scryfall):
+    db, _ = mtgjson_over_scryfall
     got = counts(db)
     assert (got["cards"], got["faces"], got["rulings"]) == (23_549, 23_995, 45_047)
     con = duckdb.connect(str(db), read_only=True)
@@ -51,9 +68,8 @@ def test_mtgjson_corpus_builds_every_card_and_face(corpus, tmp_path):
         con.close()
 
 
-def test_scryfall_2019_array_and_jsonl_copy_build_identical_databases(corpus, tmp_path):
-    array_db = tmp_path / "array.duckdb"
-    assert refresh([SCRYFALL_2019], array_db).status == "ok"
+def test_scryfall_2019_array_and_jsonl_copy_build_identical_databases(scryfall_2019_db, tmp_path):
+    array_db = scryfall_2019_db
     got = counts(array_db)
     assert (got["cards"], got["faces"], got["other_objects"]) == (19_771, 20_015, 259)
     assert got["printings"] == 45_558  # every printing of a game card (45,851 objects less 293 tokens etc.)
@@ -66,5 +82,43 @@ def test_scryfall_2019_array_and_jsonl_copy_build_identical_databases(corpus, tm
     shutil.copy(array_db, jsonl_db)  # the copy only lends its parse cache: the build reads every record anew
     outcome = refresh([jsonl], jsonl_db, force=True)
     assert outcome.status == "ok" and outcome.parsed == 0
+    assert outcome.changes == {}  # the same cards in another container: nothing changed
     for table in COMPARED_TABLES:
         assert table_rows(array_db, table) == table_rows(jsonl_db, table), table
+
+
+def changes(db, name):
+    return rows(db, "SELECT change, cause, face_index, detail, old_value, new_value FROM card_changes "
+                    "WHERE name = ? ORDER BY change", [name])
+
+
+def test_changelog_lists_the_real_errata_between_2019_and_2022(mtgjson_over_scryfall):
+    db, outcome = mtgjson_over_scryfall
+    # what the source data alone decides (grammar-made kinds, abilities and produced_mana, move with the grammar)
+    assert {k: outcome.changes[k] for k in ("added", "removed", "type_line", "faces", "oracle_text")} == {
+        "added": 3_799, "removed": 21, "type_line": 357, "faces": 25, "oracle_text": 2_310}
+    assert rows(db, "SELECT DISTINCT run_id FROM card_changes") == [(2,)]
+    # Oracle errata of 2021 ("converted mana cost" became "mana value"), with the raw texts
+    assert changes(db, "Food Chain")[1] == (
+        "oracle_text", "source", 0, None,
+        "Exile a creature you control: Add X mana of any one color, where X is 1 plus the exiled creature's "
+        "converted mana cost. Spend this mana only to cast creature spells.",
+        "Exile a creature you control: Add X mana of any one color, where X is 1 plus the exiled creature's "
+        "mana value. Spend this mana only to cast creature spells.")
+    # errata at ability level: the mana ability of Lotus Field now says "any one color"
+    assert rows(db, "SELECT face_index, change, old_index, new_index, old_kind, new_kind, old_text, new_text, "
+                    "is_mana_ability FROM ability_changes JOIN cards USING (oracle_id) WHERE name = 'Lotus Field'") == [
+        (0, "changed", 3, 3, "activated", "activated", "{T}: Add three mana of any color.",
+         "{T}: Add three mana of any one color.", True)]
+    # a type-line update (the Phyrexian creature type, 2022) and a layout the two sources name differently
+    assert changes(db, "Plague Myr") == [
+        ("type_line", "source", None, None, "Artifact Creature — Myr", "Artifact Creature — Phyrexian Myr")]
+    assert changes(db, "Appeal // Authority") == [
+        ("faces", "source", None, None, '{"layout":"split","faces":["Appeal","Authority"]}',
+         '{"layout":"aftermath","faces":["Appeal","Authority"]}')]
+    # a card added since 2019 and one the 2022 files do not hold
+    assert changes(db, "Lurrus of the Dream-Den") == [("added", "source", None, None, None, None)]
+    assert changes(db, "Angelic Reward") == [("removed", "source", None, None, None, None)]
+    # same normalized text (MTGJSON's "[+1]:" is Scryfall's "+1:"): no change at all
+    assert changes(db, "Ajani Goldmane") == []
+    assert changes(db, "Llanowar Elves") == []

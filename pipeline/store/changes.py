@@ -276,10 +276,11 @@ class _ChangeFinder:
         """'abilities' rows (one per card whose ASTs differ) and, for changed texts, ability_changes rows.
 
         Cards whose data is unchanged are compared in SQL, ability by ability (same text, so same
-        positions); only cards whose data changed are matched in Python (:func:`_match`).
+        positions), when the grammar changed; cards whose data changed are matched in Python
+        (:func:`_match`).
         """
-        def ast(t: str) -> str:  # an AST records the grammar version that made it: leave that out
-            return f"json_merge_patch({t}.ast, '{{\"grammar_version\": null}}')::VARCHAR"
+        def ast(t: str) -> str:  # leave out the grammar version and the raw line (its normalized form is kept)
+            return f"json_merge_patch({t}.ast, '{{\"grammar_version\": null, \"text\": null}}')::VARCHAR"
 
         def described(t: str) -> str:
             return (f"to_json(list({{'ability_index': {t}.ability_index, 'kind': {t}.kind, 'text': {t}.text}} "
@@ -287,11 +288,14 @@ class _ChangeFinder:
 
         self.con.execute("CREATE OR REPLACE TEMP TABLE _source_changed (oracle_id VARCHAR)")
         insert_rows(self.con, "_source_changed", ["oracle_id"], [(i,) for i in sorted(self.source_changed)])
-        for oracle_id, name, count, old_json, new_json in self._query(
+        # Same grammar and same text give the same AST (the parser is deterministic): compare the
+        # ASTs of unchanged cards only when the grammar version changed.
+        unchanged_cards = [] if self.grammar_cause is None else self._query(
                 f"SELECT n.oracle_id, c.name, count(*), {described('o')}, {described('n')} "
                 f"FROM abilities n JOIN prev.abilities o USING (ability_id) JOIN cards c ON c.oracle_id = n.oracle_id "
                 f"WHERE n.oracle_id NOT IN (SELECT oracle_id FROM _source_changed) "
-                f"AND {ast('o')} IS DISTINCT FROM {ast('n')} GROUP BY n.oracle_id, c.name ORDER BY n.oracle_id"):
+                f"AND {ast('o')} IS DISTINCT FROM {ast('n')} GROUP BY n.oracle_id, c.name ORDER BY n.oracle_id")
+        for oracle_id, name, count, old_json, new_json in unchanged_cards:
             self.add(oracle_id, name, "abilities", self.grammar_cause, detail=str(count), old=old_json, new=new_json)
         sql = (f"SELECT a.oracle_id, a.face_index, a.ability_index, a.text, a.kind, a.is_mana_ability, {ast('a')}, "
                f"f.name, f.type_line FROM <db>abilities a JOIN <db>faces f USING (oracle_id, face_index) "
