@@ -78,13 +78,13 @@ CHANGE_TABLES: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
 }
 
 #: Views over the changelog: (name, comment, {column: comment}, SQL).
+_RUN_COLUMNS = {"changed_at": "When the run that made the change finished (runs.finished_at, UTC).",
+                "source_version": "The source version that run read (runs.source_version)."}
 CHANGE_VIEWS = (
-    ("change_log", "card_changes with the time and source version of the run that made each change.",
-     {"changed_at": "When the run that made the change finished (runs.finished_at, UTC).",
-      "source_version": "The source version that run read (runs.source_version)."},
+    ("change_log", "card_changes with the time and source version of the run that made each change.", _RUN_COLUMNS,
      "SELECT c.*, r.finished_at AS changed_at, r.source_version FROM card_changes c "
      "LEFT JOIN runs r USING (run_id)"),
-    ("latest_changes", "The changes of the most recent successful build (change_log rows of its run).", {},
+    ("latest_changes", "The changes of the most recent successful build (change_log rows of its run).", _RUN_COLUMNS,
      "SELECT * FROM change_log WHERE run_id = (SELECT max(run_id) FROM runs WHERE status = 'ok')"),
 )
 
