@@ -75,22 +75,27 @@ def test_errata_removals_and_history_between_two_real_sources(tmp_path):
     second = write_gzip_json(tmp_path / "M20.json.gz",
                              {"meta": m20["meta"], "data": {**m20["data"], "cards": lotus, "tokens": []}})
     outcome = refresh([second], db)
-    assert outcome.changes == {"removed": 1, "oracle_text": 1, "abilities": 1}
+    assert outcome.changes == {"removed": 1, "oracle_text": 1, "legality": 5, "abilities": 1}
     got = _changes(db, 2)
     assert got[0][:5] == ("Lotus Field", "abilities", "source", None, "1")
-    assert got[1] == ("Lotus Field", "oracle_text", "source", 0, None,
+    # the 2019 object is Scryfall's preview of Lotus Field (legal in 'future' only); MTGJSON 2022 lists where
+    # it is legal, and a format MTGJSON knows but does not list for the card is not legal there
+    assert [g[4:] for g in got[1:6]] == [(fmt, "not_legal", "legal") for fmt in
+                                         ("commander", "duel", "legacy", "modern", "vintage")]
+    assert got[6] == ("Lotus Field", "oracle_text", "source", 0, None,
                       "Hexproof\nLotus Field enters the battlefield tapped.\nWhen Lotus Field enters the battlefield, "
                       "sacrifice two lands.\n{T}: Add three mana of any color.",
                       "Hexproof\nLotus Field enters the battlefield tapped.\nWhen Lotus Field enters the battlefield, "
                       "sacrifice two lands.\n{T}: Add three mana of any one color.")
-    assert got[2] == ("Sol Ring", "removed", "source", None, None, None, None)
+    assert got[7] == ("Sol Ring", "removed", "source", None, None, None, None)
     assert rows(db, "SELECT change, old_index, new_index, old_text, new_text, is_mana_ability FROM ability_changes") == [
         ("changed", 3, 3, "{T}: Add three mana of any color.", "{T}: Add three mana of any one color.", True)]
     # the history survives later builds, and each run's rows keep their run
-    assert refresh([first], db).changes == {"added": 1, "oracle_text": 1, "abilities": 1}
-    assert rows(db, "SELECT run_id, name, change FROM card_changes ORDER BY run_id, name, change") == [
-        (2, "Lotus Field", "abilities"), (2, "Lotus Field", "oracle_text"), (2, "Sol Ring", "removed"),
-        (3, "Lotus Field", "abilities"), (3, "Lotus Field", "oracle_text"), (3, "Sol Ring", "added")]
+    assert refresh([first], db).changes == {"added": 1, "oracle_text": 1, "legality": 5, "abilities": 1}
+    assert rows(db, "SELECT run_id, name, change, count(*) FROM card_changes GROUP BY ALL ORDER BY ALL") == [
+        (2, "Lotus Field", "abilities", 1), (2, "Lotus Field", "legality", 5), (2, "Lotus Field", "oracle_text", 1),
+        (2, "Sol Ring", "removed", 1), (3, "Lotus Field", "abilities", 1), (3, "Lotus Field", "legality", 5),
+        (3, "Lotus Field", "oracle_text", 1), (3, "Sol Ring", "added", 1)]
     assert rows(db, "SELECT run_id, change FROM ability_changes ORDER BY run_id") == [(2, "changed"), (3, "changed")]
 
 

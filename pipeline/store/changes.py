@@ -253,13 +253,25 @@ class _ChangeFinder:
             self.source_changed.add(oracle_id)
 
     def _legalities(self) -> None:
-        """One row per (card, format) whose status changed; only when both builds list legalities."""
+        """One row per (card in both builds, format) whose status changed; only when both builds list legalities.
+
+        A build that lists a format for some card but not for this one says the card is not legal
+        there (MTGJSON lists only legal, banned and restricted formats); a format a build does not
+        know at all (one added to the game later) gives no row: nothing can be told.
+        """
         if not (_has_table(self.con, _PREV, "legalities") and _has_table(self.con, self._catalog(), "legalities")):
             return
         for oracle_id, name, fmt, old, new in self._query(
-                "SELECT n.oracle_id, c.name, n.format, o.status, n.status FROM legalities n "
-                "JOIN prev.legalities o USING (oracle_id, format) JOIN cards c USING (oracle_id) "
-                "WHERE o.status IS DISTINCT FROM n.status"):
+                "WITH known_new AS (SELECT DISTINCT format FROM legalities), "
+                "known_old AS (SELECT DISTINCT format FROM prev.legalities), "
+                "pairs AS (SELECT oracle_id, format, o.status AS old, n.status AS new "
+                "          FROM legalities n FULL JOIN prev.legalities o USING (oracle_id, format)), "
+                "judged AS (SELECT oracle_id, format, "
+                "  coalesce(old, CASE WHEN format IN (SELECT format FROM known_old) THEN 'not_legal' END) AS old, "
+                "  coalesce(new, CASE WHEN format IN (SELECT format FROM known_new) THEN 'not_legal' END) AS new "
+                "  FROM pairs) "
+                "SELECT j.oracle_id, c.name, j.format, j.old, j.new FROM judged j JOIN cards c USING (oracle_id) "
+                "JOIN prev.cards USING (oracle_id) WHERE j.old IS NOT NULL AND j.new IS NOT NULL AND j.old <> j.new"):
             self.add(oracle_id, name, "legality", "source", detail=fmt, old=old, new=new)
 
     def _cause(self, oracle_id: str) -> str | None:
