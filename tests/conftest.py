@@ -13,6 +13,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from pipeline.parse.ast import Ability, Unparsed
+from pipeline.refresh import refresh
+
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
 MTGJSON_DIR = CORPUS / "mtgjson-v5-20220425"
@@ -85,6 +88,41 @@ def bundled_database() -> Path:
     assert result.exit_code == 0, result.output
     assert result.output.startswith(f"built {db}: 4372 cards, 4546 faces, ")
     return db
+
+
+@lru_cache(maxsize=1)
+def changelog_database() -> Path:
+    """A database with a changelog: the bundled snapshot built over a database of three real 2019 Scryfall cards (Lotus Field and
+    Food Chain had errata since; Llanowar Elves did not), the latter as an older grammar left it
+    (its mana ability unread), so the changelog holds additions, errata and a grammar-caused change."""
+    tmp = Path(tempfile.mkdtemp(prefix="mtg-changelog-"))
+    atexit.register(shutil.rmtree, tmp, True)
+    db = tmp / "cards.duckdb"
+    refresh([write_jsonl(tmp / "2019.jsonl.gz", scryfall_objects("Lotus Field", "Food Chain", "Llanowar Elves"))], db)
+    con = duckdb.connect(str(db))
+    try:
+        oracle_id, text = con.execute("SELECT oracle_id, text FROM abilities JOIN cards USING (oracle_id) "
+                                      "WHERE name = 'Llanowar Elves'").fetchone()
+        old = Ability(index=0, text=text, kind="activated", normalized=text, body=Unparsed(text=text),
+                      grammar_version="0.older").to_json()
+        con.execute("UPDATE abilities SET ast = ?, fully_parsed = false WHERE oracle_id = ?", [json.dumps(old), oracle_id])
+        con.execute("UPDATE meta SET value = '0.older' WHERE key = 'grammar_version'")
+        # lend it the bundled build's parse cache, so the next build parses nothing
+        con.execute(f"INSERT INTO parse_cache SELECT * FROM read_parquet('{_parse_cache_parquet(tmp)}')")
+    finally:
+        con.close()
+    assert refresh(["bundled"], db).status == "ok"
+    return db
+
+
+def _parse_cache_parquet(tmp: Path) -> Path:
+    out = tmp / "parse_cache.parquet"
+    con = duckdb.connect(str(bundled_database()), read_only=True)
+    try:
+        con.execute(f"COPY parse_cache TO '{out}' (FORMAT parquet)")
+    finally:
+        con.close()
+    return out
 
 
 @pytest.fixture(scope="session")

@@ -7,21 +7,14 @@ records no changes, so the bundled database alone has none to show.
 
 from __future__ import annotations
 
-import atexit
-import json
 import re
-import shutil
-import tempfile
-from functools import lru_cache
 from pathlib import Path
 
 import duckdb
 import pytest
 
-from pipeline.parse.ast import Ability, Unparsed
-from pipeline.refresh import refresh
 from pipeline.serve.query import run_query
-from tests.conftest import bundled_database, scryfall_objects, write_jsonl
+from tests.conftest import bundled_database, changelog_database
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -38,41 +31,6 @@ def readme_statements() -> list[str]:
 
 STATEMENTS = readme_statements()
 CHANGELOG_RELATIONS = ("card_changes", "ability_changes", "change_log", "latest_changes")
-
-
-@lru_cache(maxsize=1)
-def changelog_database() -> Path:
-    """The bundled snapshot built over a database of three real 2019 Scryfall cards (Lotus Field and
-    Food Chain had errata since; Llanowar Elves did not), the latter as an older grammar left it
-    (its mana ability unread), so the changelog holds additions, errata and a grammar-caused change."""
-    tmp = Path(tempfile.mkdtemp(prefix="mtg-changelog-"))
-    atexit.register(shutil.rmtree, tmp, True)
-    db = tmp / "cards.duckdb"
-    refresh([write_jsonl(tmp / "2019.jsonl.gz", scryfall_objects("Lotus Field", "Food Chain", "Llanowar Elves"))], db)
-    con = duckdb.connect(str(db))
-    try:
-        oracle_id, text = con.execute("SELECT oracle_id, text FROM abilities JOIN cards USING (oracle_id) "
-                                      "WHERE name = 'Llanowar Elves'").fetchone()
-        old = Ability(index=0, text=text, kind="activated", normalized=text, body=Unparsed(text=text),
-                      grammar_version="0.older").to_json()
-        con.execute("UPDATE abilities SET ast = ?, fully_parsed = false WHERE oracle_id = ?", [json.dumps(old), oracle_id])
-        con.execute("UPDATE meta SET value = '0.older' WHERE key = 'grammar_version'")
-        # lend it the bundled build's parse cache, so the next build parses nothing
-        con.execute(f"INSERT INTO parse_cache SELECT * FROM read_parquet('{_parse_cache_parquet(tmp)}')")
-    finally:
-        con.close()
-    assert refresh(["bundled"], db).status == "ok"
-    return db
-
-
-def _parse_cache_parquet(tmp: Path) -> Path:
-    out = tmp / "parse_cache.parquet"
-    con = duckdb.connect(str(bundled_database()), read_only=True)
-    try:
-        con.execute(f"COPY parse_cache TO '{out}' (FORMAT parquet)")
-    finally:
-        con.close()
-    return out
 
 
 def test_readme_has_example_queries_for_every_view():
