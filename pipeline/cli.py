@@ -25,8 +25,24 @@ def resolve_db(db: Path | None) -> Path:
     return db if db is not None else default_db_path()
 
 
+def version_text() -> str:
+    """``mtg-pipeline <package version> (grammar <grammar version>, schema <schema version>)``."""
+    from pipeline import __version__
+    from pipeline.parse.grammar import grammar_version
+    from pipeline.store.schema import SCHEMA_VERSION
+
+    return f"mtg-pipeline {__version__} (grammar {grammar_version()}, schema {SCHEMA_VERSION})"
+
+
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(version_text())
+        ctx.exit()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="mtg-pipeline")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Print the package version, the grammar version and the database schema version, then exit.")
 def main() -> None:
     """mtg-pipeline: Magic: The Gathering card data → parsed abilities → DuckDB.
 

@@ -1,4 +1,9 @@
-"""Where things live: the project root, bundled data, grammar files, default database path.
+"""Where things live: the grammar files, bundled data, default database path, caches.
+
+The grammar (``grammar/*.lark``) and the bundled data (``data/``) are the resource packages
+``pipeline.grammar`` and ``pipeline.data`` (setup.py maps the checkout's top-level folders to
+them), found with :mod:`importlib.resources`, so the same code reads them from a checkout, an
+editable install or an installed wheel. They must be real files (not inside a zip archive).
 
 The default database path is ``$MTG_PIPELINE_DB`` when set, else
 ``<platformdirs user_data_dir>/mtg-pipeline/cards.duckdb``; ``--db`` overrides both.
@@ -10,13 +15,26 @@ Downloads go to ``$MTG_PIPELINE_CACHE`` or ``<user_cache_dir>/mtg-pipeline``; th
 from __future__ import annotations
 
 import os
+from importlib.resources import files
 from pathlib import Path
 
 import platformdirs
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-GRAMMAR_DIR = PROJECT_ROOT / "grammar"
-DATA_DIR = PROJECT_ROOT / "data"
+
+def resource_dir(package: str) -> Path:
+    """The directory of resource package ``package`` (``"pipeline.grammar"``) as a file-system path.
+
+    Raises RuntimeError when the package is not a directory on disk (e.g. imported from a zip).
+    """
+    path = Path(str(files(package)))
+    if not path.is_dir():
+        raise RuntimeError(f"{package}: resource folder {path} is not a directory on disk; "
+                           f"install mtg-pipeline unzipped (pip install)")
+    return path
+
+
+GRAMMAR_DIR = resource_dir("pipeline.grammar")
+DATA_DIR = resource_dir("pipeline.data")
 BUNDLED_CARDS = DATA_DIR / "AllPrintings-subset.json.gz"
 BUNDLED_RULES = DATA_DIR / "MagicCompRules-20260227.txt.gz"
 

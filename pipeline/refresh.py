@@ -3,7 +3,8 @@
 One refresh holds an exclusive lock on ``<db>.lock``, reads its sources, builds a new database
 file and swaps it in (:mod:`pipeline.store.build`). It is skipped ("unchanged") when the source
 version and grammar version equal those of the last successful run, unless forced. A failure
-leaves the previous database's contents untouched and is recorded in its ``runs`` table.
+leaves the previous database's contents untouched and is recorded in its ``runs`` table; a
+failed first refresh (no previous database) leaves no database file and is only reported.
 
 Under the lock, leftovers of killed refreshes (``<db>.tmp-<pid>``) are removed first, and a
 previous database of another schema version is refused (:class:`SchemaMismatch`, naming the
@@ -97,7 +98,8 @@ def refresh(
     another schema version and ``force`` is not set; NotADatabase when another kind of file is at
     ``db_path``; DatabaseBusy when another process keeps the database open read-write (these
     three before anything is written); SourceError on bad input or a failed download (after
-    recording the failed run), and re-raises any other error after recording it.
+    recording the failed run in the previous database, when there is one), and re-raises any
+    other error after recording it likewise.
     """
     db_path = Path(db_path)
     paths: list[str | Path] = []
@@ -216,6 +218,9 @@ def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, 
     runs = previous_runs(db_path)
     run_id = next_run_id(runs)
     source_version = None
+    # a failure is recorded in the previous database's runs table; with none, it is reported only
+    # (stderr and exit code): a failed first refresh leaves no database file behind
+    had_database = db_path.exists() and db_path.stat().st_size > 0
     try:
         previous = last_ok(runs)
         remote_version = None
@@ -271,9 +276,10 @@ def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, 
     except BaseException as exc:
         message = f"{type(exc).__name__}: {exc}".splitlines()[0] if str(exc) else type(exc).__name__
         try:
-            append_run(db_path, RunRecord(run_id, started, now(), label, source_version, "failed",
-                                          grammar_version=GRAMMAR_VERSION, seconds=time.perf_counter() - t0,
-                                          error=message))
+            if had_database and db_path.exists():
+                append_run(db_path, RunRecord(run_id, started, now(), label, source_version, "failed",
+                                              grammar_version=GRAMMAR_VERSION, seconds=time.perf_counter() - t0,
+                                              error=message))
         except Exception:  # the database is busy or unwritable: the original error matters more
             pass
         raise

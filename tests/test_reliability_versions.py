@@ -148,15 +148,17 @@ def test_empty_file_is_replaced(tmp_path):
     assert result.exit_code == 0 and result.output.startswith(f"built {db}: 78 cards")
 
 
-def test_first_run_that_fails_leaves_a_versioned_database(tmp_path):
-    """A failed first run creates an empty-schema database to record the failure; it carries the
-    schema version, so it can be queried and refreshed without --force."""
+def test_first_run_that_fails_leaves_no_database(tmp_path):
+    """A failed first run (no database at the path yet) leaves no database file behind: there is
+    no runs table to record it in, so stderr and the exit code report it (README, issue 17)."""
     db = tmp_path / "cards.duckdb"
     bad = tmp_path / "empty.json"
     bad.write_bytes(b"")
-    assert run("refresh", "--source", str(bad), "--db", str(db), "--quiet").exit_code == 1
-    assert rows(db, "SELECT value FROM meta WHERE key = 'schema_version'") == [(str(SCHEMA_VERSION),)]
-    assert run("query", "--db", str(db), "SELECT count(*) FROM cards").exit_code == 0
+    result = run("refresh", "--source", str(bad), "--db", str(db), "--quiet")
+    assert result.exit_code == 1 and result.output.startswith(f"error: {bad}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cards.duckdb.lock", "empty.json"]
+    result = run("query", "--db", str(db), "SELECT count(*) FROM cards")
+    assert result.exit_code == 1 and "no database here" in result.output
     result = run("refresh", "--source", str(SOURCE), "--db", str(db), "--quiet")
     assert result.exit_code == 0, result.output
-    assert rows(db, "SELECT run_id, status FROM runs ORDER BY run_id") == [(1, "failed"), (2, "ok")]
+    assert rows(db, "SELECT run_id, status FROM runs ORDER BY run_id") == [(1, "ok")]

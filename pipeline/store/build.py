@@ -40,6 +40,7 @@ from pipeline.store.quarantine import keep_previous
 from pipeline.store.ddl import insert_rows
 from pipeline.store.runs import connect_retrying, open_previous
 from pipeline.store.schema import SCHEMA_VERSION, columns_of, create_tables
+from pipeline.store.storage import new_database_config
 from pipeline.store.versions import read_versions
 from pipeline.store.views import create_views
 
@@ -171,7 +172,7 @@ def build_database(
     tmp = db_path.with_name(f"{db_path.name}.tmp-{os.getpid()}")
     _remove(tmp)
     try:
-        con = duckdb.connect(str(tmp))
+        con = duckdb.connect(str(tmp), config=new_database_config())  # readable by DuckDB 1.x (storage.py)
         try:
             result = _fill(con, collection, source, cache, rules_text, step, db_path)
             row = run_row(result.counts, result.parsed)

@@ -21,6 +21,7 @@ from pathlib import Path
 import duckdb
 
 from pipeline.store.schema import SCHEMA_VERSION, columns_of, create_tables
+from pipeline.store.storage import new_database_config
 from pipeline.store.versions import NotADatabase
 
 #: Seconds to retry opening a database another process holds (DuckDB file lock), then give up.
@@ -138,7 +139,7 @@ def append_run(db_path: Path, record: RunRecord) -> None:
     fresh = not db_path.exists() or db_path.stat().st_size == 0
     if fresh and db_path.exists():
         db_path.unlink()  # a 0-byte file holds nothing; DuckDB cannot open it
-    con = connect_retrying(db_path, read_only=False)
+    con = connect_retrying(db_path, read_only=False, config=new_database_config() if fresh else None)
     try:
         if fresh:
             create_tables(con)
