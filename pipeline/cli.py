@@ -26,12 +26,13 @@ def resolve_db(db: Path | None) -> Path:
 
 
 def version_text() -> str:
-    """``mtg-pipeline <package version> (grammar <grammar version>, schema <schema version>)``."""
+    """``mtg-pipeline <package version> (grammar <GRAMMAR_VERSION, the version every AST records>,
+    schema <SCHEMA_VERSION>)``."""
     from pipeline import __version__
-    from pipeline.parse.grammar import grammar_version
+    from pipeline.parse.grammar import parse_version
     from pipeline.store.schema import SCHEMA_VERSION
 
-    return f"mtg-pipeline {__version__} (grammar {grammar_version()}, schema {SCHEMA_VERSION})"
+    return f"mtg-pipeline {__version__} (grammar {parse_version()}, schema {SCHEMA_VERSION})"
 
 
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:

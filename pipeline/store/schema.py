@@ -19,7 +19,8 @@ SCHEMA_VERSION = 2
 META_KEYS: dict[str, str] = {
     "built_at": "When the database was built: ISO 8601 UTC timestamp, seconds.",
     "grammar_version": "Grammar version the ASTs were parsed with: the grammar's major version, '.', and the first 10 hex "
-                       "digits of the sha256 of the grammar text (grammar/*.lark), e.g. '1.0123456789'.",
+                       "digits of the sha256 of the grammar text (grammar/*.lark) and of the parse code "
+                       "(pipeline/parse/*.py), e.g. '1.0123456789'.",
     "schema_version": "Schema version of this database (an integer); mtg-pipeline reads only databases of its own schema version.",
     "source": "Kinds of source files read, '+'-joined: 'mtgjson', 'scryfall' or 'mtgjson+scryfall'.",
     "source_version": "The source's own version: MTGJSON meta.version, Scryfall updated_at, or a content hash of local files.",
