@@ -11,7 +11,7 @@ other objects is kept apart exactly as ours is (token / granted), never mixed in
 
 Usage::
 
-    /tmp/venv/bin/python benchmarks/compare_phase_mana.py [--corpus DIR] [--db PATH] [--examples N] [--json OUT]
+    .venv/bin/python benchmarks/compare_phase_mana.py [--corpus DIR] [--db PATH] [--examples N] [--json OUT]
 
 Prints the number of cards, cards with mana abilities (CR 605.1a/b, ours), agreement, and
 each disagreement category with examples. Not a test: phase is no runtime dependency.

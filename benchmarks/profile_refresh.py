@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    /tmp/venv/bin/python benchmarks/profile_refresh.py [--source PATH] [--db PATH] [--top N] [--json] [--pstats OUT]
+    .venv/bin/python benchmarks/profile_refresh.py [--source PATH] [--db PATH] [--top N] [--json] [--pstats OUT]
 
 Default source: the MTGJSON corpus directory, with the Comprehensive Rules (annotate on), into a
 fresh temporary database (cold: no parse cache). Prints the time of each stage — the cumulative

@@ -2,8 +2,8 @@
 
 Usage (from the repository root)::
 
-    /tmp/venv/bin/python benchmarks/run.py            # full run, writes the table into benchmarks/README.md
-    /tmp/venv/bin/python benchmarks/run.py --quick    # smaller inputs, prints only (a few minutes)
+    .venv/bin/python benchmarks/run.py            # full run, writes the table into benchmarks/README.md
+    .venv/bin/python benchmarks/run.py --quick    # smaller inputs, prints only (a few minutes)
 
 Measures, on the real corpus beside the clone (``../shared/corpus``):
 

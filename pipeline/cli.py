@@ -212,7 +212,11 @@ def query(sql, db, fmt, params, output, allow_writes, allow_external):
     ATTACH, COPY … TO, install extensions or read files are refused with a message naming the
     flag that allows them.
     """
-    from pipeline.serve.query import DatabaseMissing, QueryRefused, format_frame, run_query
+    import duckdb
+
+    from pipeline.serve import formats
+    from pipeline.serve.export import write_query_parquet
+    from pipeline.serve.query import DatabaseMissing, QueryRefused, query_result
     from pipeline.store.runs import DatabaseBusy
     from pipeline.store.versions import DatabaseUnusable
 
@@ -222,49 +226,36 @@ def query(sql, db, fmt, params, output, allow_writes, allow_external):
         if not sep or not name:
             raise click.BadParameter(f"expected NAME=VALUE, got {p!r}", param_hint="--param")
         bound[name] = value
-    if fmt == "parquet":
-        _query_parquet(resolve_db(db), sql, bound, output)
-        return
+    if fmt == "parquet" and output is None:
+        raise click.UsageError("--format parquet needs --output FILE")
     try:
-        df = run_query(resolve_db(db), sql, bound, allow_writes=allow_writes, allow_external=allow_external)
+        with query_result(resolve_db(db), sql, bound, allow_writes=allow_writes,
+                          allow_external=allow_external) as result:
+            rel = result.relation
+            if fmt == "parquet":
+                rows = write_query_parquet(result, output)
+            elif fmt == "table":
+                table = formats.table_text(rel.columns, formats.table_rows(rel)) if rel is not None else "(no rows)"
+                if output is None:
+                    click.echo(table)
+                    return
+                output.write_text(table + "\n", encoding="utf-8")
+                rows = table.count("\n") if rel is not None and table != "(no rows)" else 0
+            elif rel is None:
+                rows = 0
+            elif output is None:
+                formats.write_stream(rel, fmt, sys.stdout)
+                return
+            else:
+                rows = formats.write_file(rel, fmt, output)
     except (DatabaseMissing, QueryRefused, DatabaseUnusable, DatabaseBusy) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
-    except Exception as exc:  # duckdb errors: one line for the user
+    except (duckdb.Error, OSError) as exc:  # one line for the user
         click.echo(f"error: {type(exc).__name__}: {str(exc).splitlines()[0]}", err=True)
         sys.exit(1)
-    _emit(format_frame(df, fmt), output, len(df))
-
-
-def _emit(text: str, output: Path | None, rows: int) -> None:
-    """Print ``text``, or write it to ``output`` (UTF-8) and say so on stderr."""
-    if output is None:
-        click.echo(text)
-        return
-    output.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-    click.echo(f"wrote {rows} rows to {output}", err=True)
-
-
-def _query_parquet(db_path: Path, sql: str, bound: dict, output: Path | None) -> None:
-    """``query --format parquet``: run read-only without external access, write ``output``."""
-    import duckdb
-
-    from pipeline.serve.export import write_query_parquet
-    from pipeline.serve.query import DatabaseMissing
-    from pipeline.store.versions import DatabaseUnusable, check_schema_file
-
-    if output is None:
-        raise click.UsageError("--format parquet needs --output FILE")
-    try:
-        check_schema_file(db_path)
-        rows = write_query_parquet(db_path, sql, bound, output)
-    except (DatabaseMissing, DatabaseUnusable) as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
-    except duckdb.Error as exc:
-        click.echo(f"error: {type(exc).__name__}: {str(exc).splitlines()[0]}", err=True)
-        sys.exit(1)
-    click.echo(f"wrote {rows} rows to {output}", err=True)
+    if output is not None:
+        click.echo(f"wrote {rows} rows to {output}", err=True)
 
 
 @main.command()

@@ -1,9 +1,9 @@
 """Where things live: the grammar files, bundled data, default database path, caches.
 
-The grammar (``grammar/*.lark``) and the bundled data (``data/``) are the resource packages
-``pipeline.grammar`` and ``pipeline.data`` (setup.py maps the checkout's top-level folders to
-them), found with :mod:`importlib.resources`, so the same code reads them from a checkout, an
-editable install or an installed wheel. They must be real files (not inside a zip archive).
+The grammar (``grammar/*.lark``) and the bundled data (``data/``) are top-level folders of the
+source tree; setup.py installs them as the resource packages ``pipeline.grammar`` and
+``pipeline.data``, found with :mod:`importlib.resources` when the code runs from an installed
+wheel (see :func:`resource_dir`). They must be real files (not inside a zip archive).
 
 The default database path is ``$MTG_PIPELINE_DB`` when set, else
 ``<platformdirs user_data_dir>/mtg-pipeline/cards.duckdb``; ``--db`` overrides both.
@@ -21,11 +21,22 @@ from pathlib import Path
 import platformdirs
 
 
+#: The folder holding the ``pipeline`` package; in a source tree (a checkout, or the copy
+#: benchmarks/run.py measures) it also holds ``grammar/`` and ``data/``.
+_TREE = Path(__file__).resolve().parent.parent
+
+
 def resource_dir(package: str) -> Path:
     """The directory of resource package ``package`` (``"pipeline.grammar"``) as a file-system path.
 
+    In a source tree (``grammar/`` and ``data/`` beside ``pipeline/``, each with its
+    ``__init__.py``) that folder, so a copy of the tree reads its own grammar; otherwise (an
+    installed wheel) the installed package, found with :func:`importlib.resources.files`.
     Raises RuntimeError when the package is not a directory on disk (e.g. imported from a zip).
     """
+    name = package.rpartition(".")[2]
+    if all((_TREE / d / "__init__.py").is_file() for d in ("grammar", "data")):
+        return _TREE / name
     path = Path(str(files(package)))
     if not path.is_dir():
         raise RuntimeError(f"{package}: resource folder {path} is not a directory on disk; "

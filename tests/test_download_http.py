@@ -22,6 +22,8 @@ from pathlib import Path
 
 import ijson
 import pytest
+
+import pipeline
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
@@ -295,8 +297,8 @@ def test_download_sends_etiquette_headers_and_stores_a_verified_file(mirror, tmp
     assert meta.extra == {"type": "oracle_cards", "updated_at": UPDATED_1}
     assert meta.bytes == path.stat().st_size
     request = mirror.server.log[-1][0]
-    assert request.headers["User-Agent"].startswith("mtg-pipeline/")
-    assert "(+http" in request.headers["User-Agent"]
+    assert request.headers["User-Agent"] == (f"mtg-pipeline/{pipeline.__version__} "
+                                             f"(Python package mtg-pipeline; Magic: The Gathering card-data ETL)")
     assert request.headers["Accept"] == ACCEPT == "application/json;q=0.9,*/*;q=0.8"
     assert not list(path.parent.glob("*.tmp-*"))
 

@@ -34,3 +34,11 @@ def test_quick_start_builds_the_database_the_examples_use():
     command = bash_block_after("Install and build the database")
     assert "\n" not in command
     assert "mtg-pipeline refresh --source bundled --db cards.duckdb" in command
+
+
+def test_notebooks_extra_installs_what_the_readme_runs():
+    from importlib.metadata import requires
+
+    assert "jupyter lab notebooks/" in README and "pip install -e '.[notebooks]'" in README
+    notebooks = [r for r in requires("mtg-pipeline") if r.endswith('extra == "notebooks"')]
+    assert any(r.startswith("jupyterlab") for r in notebooks), notebooks

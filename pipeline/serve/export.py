@@ -1,22 +1,23 @@
 """Parquet export: every public table and view of a database, and single query results.
 
-Files are written by DuckDB's ``COPY … TO … (FORMAT parquet, KV_METADATA {…})``; each file
-carries key-value metadata naming the database's source, source version, grammar version,
-schema version, the exported relation and the export time, so a Parquet file can be traced
-back to the build it came from. Each file is written under a temporary name and renamed, so a
-reader never sees a half-written file.
+Files are streamed by pyarrow (:func:`pipeline.serve.formats.write_parquet`); each file carries
+key-value metadata naming the database's source, source version, grammar version, schema
+version, the exported relation and the export time, so a Parquet file can be traced back to the
+build it came from, and each column carries its database comment as Arrow field metadata
+``description``. Each file is written under a temporary name and renamed, so a reader never
+sees a half-written file.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 import duckdb
 
-from pipeline.serve.query import DatabaseMissing
+from pipeline.serve.formats import column_comments, query_descriptions, write_parquet
+from pipeline.serve.query import DatabaseMissing, QueryResult
 from pipeline.store.views import DEPRECATED_ALIASES
 
 #: Tables not exported: the parse cache is the build's own memo (face-text hash → ability
@@ -70,7 +71,8 @@ def export_parquet(db_path: str | Path, out_dir: str | Path, *,
     """Write every public table and view of the database ``db_path`` to ``out_dir/<name>.parquet``.
 
     The database is opened read-only. Every file has the key-value metadata of
-    :func:`export_metadata` plus ``relation`` (the table or view name) and ``relation_kind``.
+    :func:`export_metadata` plus ``relation`` (the table or view name) and ``relation_kind``, and
+    each column its comment in the database as Arrow field metadata ``description``.
     Returns the files written, by name. Raises
     :class:`~pipeline.serve.query.DatabaseMissing` when ``db_path`` does not exist and
     ``duckdb.Error`` (naming the relation) when one cannot be exported.
@@ -78,7 +80,7 @@ def export_parquet(db_path: str | Path, out_dir: str | Path, *,
     require_database(db_path)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    con = duckdb.connect(str(db_path), read_only=True)  # trusted statements only: COPY of each relation
+    con = duckdb.connect(str(db_path), read_only=True)  # trusted statements only: SELECT * of each relation
     try:
         con.execute("SET enable_progress_bar = false")
         meta = export_metadata(con, exported_at)
@@ -86,8 +88,8 @@ def export_parquet(db_path: str | Path, out_dir: str | Path, *,
         for name, kind in public_relations(con):
             path = out_dir / f"{name}.parquet"
             try:
-                _copy(con, f'SELECT * FROM "{name}"', path, {**meta, "relation": name, "relation_kind": kind})
-                (rows,) = con.execute(f"SELECT count(*) FROM read_parquet({_quote(str(path))})").fetchall()[0]
+                rows = write_parquet(con.table(name), path, {**meta, "relation": name, "relation_kind": kind},
+                                     column_comments(con, name))
             except duckdb.Error as exc:
                 raise type(exc)(f"export of {kind} {name} to {path}: {exc}") from None
             written.append(ExportedFile(name, kind, rows, path))
@@ -96,57 +98,23 @@ def export_parquet(db_path: str | Path, out_dir: str | Path, *,
         con.close()
 
 
-def write_query_parquet(db_path: str | Path, sql: str, params: dict[str, object] | None,
-                        path: str | Path) -> int:
-    """Run ``sql`` on ``db_path`` with named parameters ``params`` (``$name``; bound, never
-    formatted into the SQL) and write the result to the Parquet file ``path`` (zstd), with the
-    metadata of :func:`export_metadata` plus ``query`` (the SQL text). Returns the row count.
-
-    The query runs like ``mtg-pipeline query``: read-only, DuckDB external access disabled (no
-    files, ATTACH, COPY or extensions; configuration locked). The result is fetched as Arrow and
-    written by pyarrow, so column types survive (lists, dates; JSON becomes text). Raises
-    :class:`~pipeline.serve.query.DatabaseMissing` or ``duckdb.Error``.
+def write_query_parquet(result: QueryResult, path: str | Path) -> int:
+    """Write the rows of ``result`` (:func:`pipeline.serve.query.query_result`: read-only, DuckDB
+    external access disabled unless allowed) to the Parquet file ``path`` (zstd, streamed), with
+    the metadata of :func:`export_metadata` plus ``query`` (the SQL text), and as each column's
+    ``description`` the comment of the same-named column of the tables and views the query reads
+    (:func:`pipeline.serve.formats.query_descriptions`). Column types survive (lists, structs,
+    dates; JSON becomes text). Returns the row count; a statement without rows writes no file
+    and returns 0. Raises ``duckdb.Error``.
     """
-    import pyarrow.parquet as pq
-
-    path = Path(path)
-    require_database(db_path)
-    con = duckdb.connect(str(db_path), read_only=True, config={
-        "autoinstall_known_extensions": False, "autoload_known_extensions": False,
-        "enable_external_access": False, "lock_configuration": True})
-    try:
-        meta = export_metadata(con)
-        rel = con.sql(sql, params=params) if params else con.sql(sql)
-        table = rel.to_arrow_table()
-    finally:
-        con.close()
-    kv = {**(table.schema.metadata or {}), **{k.encode(): v.encode() for k, v in {**meta, "query": sql}.items()}}
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        pq.write_table(table.replace_schema_metadata(kv), tmp, compression="zstd")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return table.num_rows
+    if result.relation is None:
+        return 0
+    meta = export_metadata(result.connection)
+    descriptions = query_descriptions(result.connection, result.sql, result.relation.columns)
+    return write_parquet(result.relation, path, {**meta, "query": result.sql}, descriptions)
 
 
 def require_database(db_path: str | Path) -> None:
     """Raise :class:`~pipeline.serve.query.DatabaseMissing` when ``db_path`` does not exist."""
     if not Path(db_path).exists():
         raise DatabaseMissing(f"{db_path}: no database here; build one with `mtg-pipeline refresh --db {db_path}`")
-
-
-def _copy(con: duckdb.DuckDBPyConnection, select: str, path: Path, kv: dict[str, str]) -> None:
-    """COPY ``select`` to ``path`` as zstd Parquet with key-value metadata ``kv``, atomically."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}.parquet")
-    kv_sql = ", ".join(f'"{k}": {_quote(v)}' for k, v in kv.items())
-    try:
-        con.execute(f"COPY ({select}) TO {_quote(str(tmp))} "
-                    f"(FORMAT parquet, COMPRESSION zstd, KV_METADATA {{{kv_sql}}})")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
-def _quote(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"

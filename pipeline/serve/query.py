@@ -11,10 +11,10 @@ is appending its run record holds the file for a moment, and opening waits for i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import json
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Iterator
 
 import duckdb
 
@@ -62,47 +62,62 @@ def connect_read_only(db_path: str | Path) -> duckdb.DuckDBPyConnection:
     return connect(db_path)
 
 
-def run_query(db_path: str | Path, sql: str, params: dict[str, object] | None = None, *,
-              allow_writes: bool = False, allow_external: bool = False) -> pd.DataFrame:
-    """Execute ``sql`` with named ``$name`` parameters bound from ``params``; return a DataFrame.
+@dataclass(frozen=True)
+class QueryResult:
+    """A query's ``relation`` (None for a statement that returns no rows) on its ``connection``."""
 
-    Raises QueryRefused for a statement the connection's permissions forbid, DatabaseMissing for a
-    missing file, and duckdb.Error for any other SQL error.
+    connection: duckdb.DuckDBPyConnection
+    relation: duckdb.DuckDBPyRelation | None
+    sql: str
+
+
+@contextmanager
+def query_result(db_path: str | Path, sql: str, params: dict[str, object] | None = None, *,
+                 allow_writes: bool = False, allow_external: bool = False) -> Iterator[QueryResult]:
+    """Run ``sql`` with named ``$name`` parameters bound from ``params`` on a connection opened by
+    :func:`connect`, and yield its :class:`QueryResult` (read the rows inside the ``with``; the
+    connection is closed after it).
+
+    Raises QueryRefused for a statement the connection's permissions forbid (also while the rows
+    are read), DatabaseMissing for a missing file, and duckdb.Error for any other SQL error.
     """
     con = connect(db_path, allow_writes=allow_writes, allow_external=allow_external)
     try:
-        result = con.execute(sql, params) if params else con.execute(sql)
-        import pandas as pd
-        return result.df() if result.description else pd.DataFrame()
-    except duckdb.PermissionException as exc:
-        raise QueryRefused(f"refused: the statement reads or writes outside the database "
-                           f"(files, ATTACH, COPY, extensions); pass --allow-external to permit it "
-                           f"[{_first_line(exc)}]") from exc
-    except duckdb.Error as exc:
-        if "read-only mode" in str(exc):  # INSERT/UPDATE/DELETE/CREATE/DROP…, ATTACH ':memory:'
-            raise QueryRefused(f"refused: the database is opened read-only; pass --allow-writes to modify it "
-                               f"[{_first_line(exc)}]") from exc
-        if "configuration has been locked" in str(exc):  # SET enable_external_access = true, SET threads …
-            raise QueryRefused(f"refused: settings are locked while access outside the database is off; "
-                               f"pass --allow-external to change them [{_first_line(exc)}]") from exc
-        raise
+        try:
+            yield QueryResult(con, con.sql(sql, params=params) if params else con.sql(sql), sql)
+        except duckdb.Error as exc:
+            refusal = _refusal(exc)
+            if refusal is None:
+                raise
+            raise refusal from exc
     finally:
         con.close()
 
 
+def run_query(db_path: str | Path, sql: str, params: dict[str, object] | None = None, *,
+              allow_writes: bool = False, allow_external: bool = False) -> pd.DataFrame:
+    """Execute ``sql`` (see :func:`query_result`) and return its rows as a DataFrame (empty for a
+    statement that returns no rows). Raises what :func:`query_result` raises."""
+    import pandas as pd
+
+    with query_result(db_path, sql, params, allow_writes=allow_writes, allow_external=allow_external) as result:
+        return result.relation.df() if result.relation is not None else pd.DataFrame()
+
+
+def _refusal(exc: duckdb.Error) -> QueryRefused | None:
+    """The :class:`QueryRefused` that a DuckDB error of a forbidden statement means, else None."""
+    if isinstance(exc, duckdb.PermissionException):
+        return QueryRefused(f"refused: the statement reads or writes outside the database "
+                            f"(files, ATTACH, COPY, extensions); pass --allow-external to permit it "
+                            f"[{_first_line(exc)}]")
+    if "read-only mode" in str(exc):  # INSERT/UPDATE/DELETE/CREATE/DROP…, ATTACH ':memory:'
+        return QueryRefused(f"refused: the database is opened read-only; pass --allow-writes to modify it "
+                            f"[{_first_line(exc)}]")
+    if "configuration has been locked" in str(exc):  # SET enable_external_access = true, SET threads …
+        return QueryRefused(f"refused: settings are locked while access outside the database is off; "
+                            f"pass --allow-external to change them [{_first_line(exc)}]")
+    return None
+
+
 def _first_line(exc: Exception) -> str:
     return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-
-
-def format_frame(df: pd.DataFrame, fmt: str) -> str:
-    """Render ``df`` as ``table`` (aligned text), ``csv`` or ``json`` (one JSON array of row objects)."""
-    if fmt == "csv":
-        return df.to_csv(index=False)
-    if fmt == "json":
-        return json.dumps(json.loads(df.to_json(orient="records", date_format="iso")), ensure_ascii=False, indent=1)
-    if df.empty:
-        return "(no rows)"
-    import pandas as pd
-    with pd.option_context("display.max_rows", None, "display.max_columns", None, "display.width", 200,
-                           "display.max_colwidth", 80):
-        return df.to_string(index=False)

@@ -45,10 +45,10 @@ import ijson
 import requests
 import urllib3
 
+from pipeline import __version__
 from pipeline.sources.files import GZIP_MAGIC
 from pipeline.sources.url_policy import DownloadError, HostNotAllowed, check_url, host_allowed, parse_checked  # noqa: F401
 
-PROJECT_URL = "https://github.com/mtg-pipeline/mtg-pipeline"
 ACCEPT = "application/json;q=0.9,*/*;q=0.8"
 SCRYFALL_HOSTS = ("scryfall.com", "*.scryfall.com", "*.scryfall.io")
 MAX_REDIRECTS = 5
@@ -57,16 +57,8 @@ MAX_RECORD_BYTES = 64 << 20  # one JSON Lines record; Scryfall's largest card ob
 Step = Callable[[str, int], Callable[[int], None]]  # (label, total) → tick(n), as in pipeline.cli
 
 
-def _version() -> str:
-    try:
-        from importlib.metadata import version
-
-        return version("mtg-pipeline")
-    except Exception:  # running from a source tree that is not installed
-        return "0.1"
-
-
-DEFAULT_USER_AGENT = f"mtg-pipeline/{_version()} (+{PROJECT_URL})"
+#: Names the client honestly: the package and its version (no project URL is claimed).
+DEFAULT_USER_AGENT = f"mtg-pipeline/{__version__} (Python package mtg-pipeline; Magic: The Gathering card-data ETL)"
 
 
 @dataclass(frozen=True)
