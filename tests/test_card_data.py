@@ -202,3 +202,17 @@ def test_commander_leadership_skills_agree_with_cr_903_3_except_vehicles(mtgjson
     assert differ == ["Weatherlight"]
     assert card_facts(named(collection, "Teshar, Ancestor's Apostle")).can_be_commander is True
     assert card_facts(named(collection, "Llanowar Elves")).can_be_commander is False
+
+
+def test_bundled_snapshot_keeps_the_card_data(bundled_db):
+    # the snapshot is AllPrintings-shaped: each set object keeps its name, type and release date
+    assert one(bundled_db, "SELECT count(*), count(set_name), count(set_type), count(released_at), count(rarity) "
+                           "FROM printings") == (4377,) * 5
+    assert one(bundled_db, "SELECT set_name, set_type, released_at FROM printings WHERE set_code = 'DOM' LIMIT 1") == (
+        "Dominaria", "expansion", dt.date(2018, 4, 27))
+    assert one(bundled_db, "SELECT count(*) FROM legalities") == (35489,)
+    # the README's first query without digital-only cards: A-Base Camp (Arena only) no longer comes first
+    first = rows(bundled_db, "SELECT name FROM cards WHERE list_contains(produced_mana, 'G') ORDER BY name LIMIT 1")
+    paper = rows(bundled_db, "SELECT name FROM cards WHERE list_contains(produced_mana, 'G') AND NOT is_digital_only "
+                             "ORDER BY name LIMIT 1")
+    assert (first, paper) == ([("A-Base Camp",)], [("Abandoned Outpost",)])

@@ -64,8 +64,23 @@ def test_mtgjson_corpus_builds_every_card_and_face(mtgjson_over_scryfall):
         assert con.execute("SELECT count(*) FROM abilities WHERE kind IS NULL OR kind = ''").fetchone() == (0,)
         (text,) = con.execute("SELECT oracle_text FROM cards WHERE name = 'Bruna, the Fading Light'").fetchone()
         assert text.startswith("When you cast this spell, you may return target Angel or Human creature card")
+        assert_card_data(con, printings=58_362, legalities=191_843)
+        # MTGJSON lists only legal/banned/restricted formats: Llanowar Elves (rotated out of standard) has 14
+        assert con.execute("SELECT count(*), count(*) FILTER (WHERE status = 'legal') FROM legalities "
+                           "JOIN cards USING (oracle_id) WHERE name = 'Llanowar Elves'").fetchone() == (14, 14)
+        assert con.execute("SELECT first_set_code, first_released_at::VARCHAR FROM cards "
+                           "WHERE name = 'Llanowar Elves'").fetchone() == ("LEA", "1993-08-05")
+        assert con.execute("SELECT lang FROM card_names WHERE name = 'Llanowarelfen'").fetchall() == [("de",)]
     finally:
         con.close()
+
+
+def assert_card_data(con, *, printings, legalities):
+    """Every printing has its set name, release date and rarity; counts of printings and legality rows."""
+    assert con.execute("SELECT count(*), count(set_name), count(released_at), count(rarity) FROM printings"
+                       ).fetchone() == (printings,) * 4
+    assert con.execute("SELECT count(*) FROM legalities").fetchone() == (legalities,)
+    assert con.execute("SELECT count(*) FROM cards WHERE first_released_at IS NULL").fetchone() == (0,)
 
 
 def test_scryfall_2019_array_and_jsonl_copy_build_identical_databases(scryfall_2019_db, tmp_path):
@@ -73,6 +88,14 @@ def test_scryfall_2019_array_and_jsonl_copy_build_identical_databases(scryfall_2
     got = counts(array_db)
     assert (got["cards"], got["faces"], got["other_objects"]) == (19_771, 20_015, 259)
     assert got["printings"] == 45_558  # every printing of a game card (45,851 objects less 293 tokens etc.)
+    con = duckdb.connect(str(array_db), read_only=True)
+    try:
+        # Scryfall lists all 11 formats of 2019 on every object, not_legal included: 11 rows per card
+        assert_card_data(con, printings=45_558, legalities=19_771 * 11)
+        assert con.execute("SELECT first_set_code, first_released_at::VARCHAR FROM cards "
+                           "WHERE name = 'Llanowar Elves'").fetchone() == ("lea", "1993-08-05")
+    finally:
+        con.close()
 
     jsonl = tmp_path / "cards-2019.jsonl.gz"
     with gzip.open(SCRYFALL_2019, "rt", encoding="utf-8") as src, gzip.open(jsonl, "wt", encoding="utf-8") as dst:

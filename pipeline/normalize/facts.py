@@ -114,12 +114,12 @@ def _with_face_names(name: str) -> list[str]:
 def card_name_rows(card: OracleCard) -> list[tuple[str, str, str]]:
     """``(oracle_id, lang, name)``: the English card and face names, then every printed and translated name.
 
-    A name 'A // B' also gives 'A' and 'B'. Deduplicated, first-seen order.
+    A name 'A // B' also gives 'A' and 'B'. Deduplicated, first-seen order (printings in source order).
     """
     names: dict[tuple[str, str], None] = {}
     for name in _with_face_names(card.name) + [f.name for f in card.faces]:
         names[("en", name)] = None
-    for p in sorted(card.printings.values(), key=_age_key):
+    for p in card.printings.values():
         pairs = ([(p.lang, p.printed_name)] if p.printed_name else []) + p.foreign_names
         for lang, printed in pairs:
             for name in _with_face_names(printed):
