@@ -25,6 +25,12 @@ ROUND_TRIPS = [  # (name, type line, oracle text) — every line round-trips
     ("Elvish Visionary", "Creature — Elf Shaman", "When Elvish Visionary enters the battlefield, draw a card."),
     ("Glorious Anthem", "Enchantment", "Creatures you control get +1/+1."),
     ("Bonesplitter", "Artifact — Equipment", "Equipped creature gets +2/+0.\nEquip {1}"),
+    ("Simian Spirit Guide", "Creature — Ape Spirit", "Exile Simian Spirit Guide from your hand: Add {R}."),
+    ("Merfolk Looter", "Creature — Merfolk Rogue", "{T}: Draw a card, then discard a card."),
+    ("Disenchant", "Instant", "Destroy target artifact or enchantment."),
+    ("Raise the Alarm", "Instant", "Create two 1/1 white Soldier creature tokens."),
+    ("Giant Growth", "Instant", "Target creature gets +3/+3 until end of turn."),
+    ("Sol Ring", "Artifact", "{T}: Add {C}{C}."),
 ]
 
 
@@ -44,13 +50,29 @@ def test_old_and_new_wording_render_the_same():
 
 
 def test_mismatch_kept_first_differing_words():
-    """Merfolk Looter: the AST does not keep ", then" (it renders "and"): not fully parsed,
-    though it has no Unparsed node; the mismatch names the first differing words."""
-    (a,) = parse_face("{T}: Draw a card, then discard a card.", name="Merfolk Looter")
+    """Akroma's Vengeance: the object list keeps "or" for the serial "and" (objects.lark's
+    dl_sep), so the rendering differs: not fully parsed, though it has no Unparsed node; the
+    mismatch names the first differing words."""
+    (a,) = parse_face("Destroy all artifacts, creatures, and enchantments.", name="Akroma's Vengeance",
+                      type_line="Sorcery")
     assert a.no_unparsed and not a.fully_parsed
-    assert a.render_mismatch == {"shape": "text", "at": 3, "rendered": "card and discard a card.",
-                                 "expected": "card, then discard a card."}
+    assert a.render_mismatch == {"shape": "text", "at": 4, "rendered": "or enchantments.",
+                                 "expected": "and enchantments."}
     assert a.to_json()["render_mismatch"] == a.render_mismatch
+
+
+def test_sentence_keeps_its_joins():
+    """Merfolk Looter: ", then" is kept (Sentence.joins), so the line round-trips."""
+    (a,) = parse_face("{T}: Draw a card, then discard a card.", name="Merfolk Looter")
+    assert a.fully_parsed and a.body.effect[0].joins == [", then"]
+
+
+def test_modal_round_trip():
+    """Healing Salve's modes (CR 700.2) with the count as a ChooseCount."""
+    text = ("Choose one —\n• Target player gains 3 life.\n• Prevent the next 3 damage that would be dealt to any "
+            "target this turn.")
+    (a,) = parse_face(text, name="Healing Salve", type_line="Instant")
+    assert a.body.choose == A.ChooseCount(1, 1)
 
 
 def test_unrendered_node_shape():

@@ -47,6 +47,9 @@ PRODUCTION_KINDS = (
     "other",               # anything else (the text is kept)
 )
 
+#: Closed list of the wordings joining two effects of a sentence (``Sentence.joins``).
+CONJUNCTIONS = ("and", ", then", "then", ", and", ", and then", ",")
+
 #: Closed list of copy-effect modes (``CopyEffect.mode``), CR 707.
 COPY_MODES = ("enter_as_copy", "becomes_copy", "is_copy", "create_token_copy", "copy_spell",
               "copy_ability", "copy_card", "other")
@@ -452,11 +455,20 @@ class GrantAbility(Node):
 
 @dataclass
 class Sentence(Node):
-    """A sentence made of one or more effect nodes (joined by "and"/", then"/"."),
-    with optional condition ("If …, …") and duration ("until end of turn")."""
+    """A sentence made of one or more effect nodes, with optional condition ("If …, …") and
+    duration ("until end of turn"). joins: the wording between consecutive effects, one of
+    CONJUNCTIONS ("and", ", then", "then", ", and", ", and then", ","), empty when unknown."""
     effects: list[Node]
     condition: Node | None = None
     optional: bool = False
+    joins: list[str] = field(default_factory=list)
+
+    def __post_init__(self):
+        # the grammar's clause_list hands over its joins with the effects (transform._Clauses)
+        given = getattr(self.effects, "joins", None)
+        if given is not None and not self.joins:
+            self.joins = list(given) if len(given) == len(self.effects) - 1 else []
+            self.effects = list(self.effects)
 
 
 # --------------------------------------------------------------------------- ability bodies
@@ -492,8 +504,17 @@ class KeywordLine(Node):
 
 
 @dataclass
+class ChooseCount(Node):
+    """How many modes a modal ability chooses (CR 700.2): ``low``..``high`` (``high`` None =
+    any number). "one" = 1..1, "one or both" = 1..2, "one or more" = 1..None, "any number" =
+    0..None, "up to two" = 0..2."""
+    low: int
+    high: int | None
+
+
+@dataclass
 class Modal(Node):
-    """"Choose one —" (CR 700.2): choose (Amount or Text like "one or both"), the lead-in
+    """"Choose one —" (CR 700.2): choose (a ChooseCount, or Text for other wordings), the lead-in
     (trigger/cost when the modal is inside one), modes (each a list of Sentence/Unparsed)."""
     choose: Node
     modes: list[list[Node]]

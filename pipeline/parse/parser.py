@@ -188,6 +188,23 @@ def _trigger(body: str) -> A.Node:
     return A.Triggered(word, A.Unparsed(body), None, [])
 
 
+_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def _choose_count(phrase: str) -> A.Node:
+    """CR 700.2: the number of modes of "Choose … —" as a ChooseCount; any other wording
+    ("one that hasn't been chosen", "one. You may choose both …") stays Text."""
+    low = phrase.lower()
+    if low in _COUNT_WORDS:
+        return A.ChooseCount(_COUNT_WORDS[low], _COUNT_WORDS[low])
+    fixed = {"one or both": (1, 2), "one or more": (1, None), "any number": (0, None)}
+    if low in fixed:
+        return A.ChooseCount(*fixed[low])
+    if low.startswith("up to ") and low[6:] in _COUNT_WORDS:
+        return A.ChooseCount(0, _COUNT_WORDS[low[6:]])
+    return A.Text(phrase)
+
+
 def _modal(body: str) -> tuple[A.Node, str]:
     lines = body.split("\n")
     head = lines[0].strip()
@@ -195,7 +212,7 @@ def _modal(body: str) -> tuple[A.Node, str]:
     low = head.lower()
     idx = low.find("choose ")
     phrase = head[idx + len("choose "):].rstrip(" —").strip() if idx >= 0 else head
-    modal = A.Modal(A.Text(phrase), modes)
+    modal = A.Modal(_choose_count(phrase), modes)
     prefix = head[:idx].strip() if idx > 0 else ""
     if not prefix:
         if idx < 0:

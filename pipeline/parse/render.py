@@ -106,8 +106,8 @@ def _load() -> None:
     _LOADED = True
     # the concept modules register their renderers on import (no import circle: they import
     # this module, this module imports them only here)
-    from pipeline.parse import (render_abilities, render_costs, render_effects, render_keywords,  # noqa: F401
-                                render_mana, render_objects, render_triggers)
+    from pipeline.parse import (render_abilities, render_conditions, render_costs, render_effects,  # noqa: F401
+                                render_keywords, render_mana, render_objects, render_triggers)
 
 
 # --------------------------------------------------------------------------- round trip

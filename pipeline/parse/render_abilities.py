@@ -48,3 +48,32 @@ def _roman(n: int) -> str:
             out += s
             n -= v
     return out
+
+
+_COUNTS = ("zero", "one", "two", "three", "four", "five")
+
+
+def choose_words(c: A.ChooseCount) -> str:
+    """"one", "one or both", "one or more", "any number", "up to two" (CR 700.2)."""
+    if c.low == c.high and 1 <= c.low < len(_COUNTS):
+        return _COUNTS[c.low]
+    if (c.low, c.high) == (1, 2):
+        return "one or both"
+    if (c.low, c.high) == (1, None):
+        return "one or more"
+    if (c.low, c.high) == (0, None):
+        return "any number"
+    if c.low == 0 and c.high is not None and 1 <= c.high < len(_COUNTS):
+        return "up to " + _COUNTS[c.high]
+    raise NotRendered("ChooseCount")
+
+
+@renders(A.Modal)
+def render_modal(m: A.Modal, **_) -> str:
+    """"Choose one —" then each mode after a bullet (CR 700.2)."""
+    if m.head is not None or not isinstance(m.choose, A.ChooseCount) or len(m.modes) < 2:
+        raise NotRendered("Modal")
+    out = f"Choose {choose_words(m.choose)} —"
+    for mode in m.modes:
+        out += "\n• " + effects(mode)
+    return out

@@ -20,10 +20,17 @@ def render_sentence(s: A.Sentence, **_) -> str:
     if s.optional:
         raise NotRendered("Sentence:optional")
     parts = [render(e) for e in s.effects]
-    body = parts[0] if len(parts) == 1 else " and ".join(parts)
+    joins = getattr(s, "joins", [])
+    if len(joins) != len(parts) - 1:
+        raise NotRendered("Sentence:joins")
+    body = parts[0]
+    for j, p in zip(joins, parts[1:]):
+        body += (j if j.startswith(",") else " " + j) + " " + p
     if s.condition is not None:
         cond = s.condition
-        if isinstance(cond, A.Action) and cond.verb.startswith("condition:"):
+        if isinstance(cond, A.Action) and cond.verb == "condition:as_long_as":
+            body = f"{render(cond)}, {body[:1].lower() + body[1:]}"
+        elif isinstance(cond, A.Action) and cond.verb.startswith("condition:"):
             body = f"if {render(cond)}, {body[:1].lower() + body[1:]}"
         elif isinstance(cond, A.Duration):  # "Until end of turn, …" (CR 611.2b)
             body = f"{render(cond)}, {body[:1].lower() + body[1:]}"

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 from pipeline.parse import ast as A
-from pipeline.parse.lexicon import is_keyword
+import re
+
+from pipeline.parse.lexicon import is_keyword, is_object_word
 from pipeline.parse.render import NotRendered, cap, render, renders
 from pipeline.parse.render_objects import amount_number
 
@@ -14,7 +16,9 @@ def render_keyword_line(line: A.KeywordLine, **_) -> str:
     """Keywords joined by ", ", the first capitalised (CR 702.1)."""
     if not line.keywords:
         raise NotRendered("KeywordLine:empty")
-    return cap(", ".join(render(k) for k in line.keywords))
+    out = cap(", ".join(render(k) for k in line.keywords))
+    # a keyword whose cost follows an em dash is a sentence: "Ward—Pay 3 life." (CR 702.21a)
+    return out + "." if "—" in out and not out.endswith(".") else out
 
 
 def _cost(cost: A.Node) -> str:
@@ -32,7 +36,7 @@ def render_keyword(kw: A.Keyword, **_) -> str:
     name = kw.name
     if name == "landwalk":
         return _landwalk(kw)
-    if not is_keyword(name):
+    if not is_keyword(name.removesuffix(" from")):  # "hexproof from" (CR 702.11d)
         raise NotRendered("Keyword:name")
     out = name
     if kw.param is not None:
@@ -42,6 +46,8 @@ def render_keyword(kw: A.Keyword, **_) -> str:
             out += " for " + render(kw.param)
         elif name == "champion" and isinstance(kw.param, A.Obj):
             out += " " + render(kw.param)
+        elif name in ("protection", "hexproof from") and type(kw.param) is A.Text:
+            out = ("protection from " if name == "protection" else "hexproof from ") + _qualities(kw.param.text)
         else:
             raise NotRendered(f"Keyword:{name}:param")
     if kw.amount is not None:
@@ -51,6 +57,29 @@ def render_keyword(kw: A.Keyword, **_) -> str:
             out += " " + amount_number(kw.amount, words=False)
     if kw.cost is not None:
         out += ("—" + render(kw.cost)) if kw.amount is not None else _cost(kw.cost)
+    return out
+
+
+# CR 702.16a / 702.11d: "protection from [quality]" — colors, card types, "everything" …
+_FIXED_QUALITIES = ("everything", "all colors", "each color", "the color of your choice", "the chosen color",
+                    "the chosen player", "monocolored", "multicolored", "colorless")
+_QUALITY_SEPS = re.compile(r", and from |, from | and from |, and | and |, ")
+
+
+def _qualities(text: str) -> str:
+    """The qualities of a protection keyword, from the words the grammar's ``prot_list`` matched:
+    each quality must be a fixed wording or closed-lexicon words (colors, types), so the span
+    holds nothing but lexicon words and separators (written back in the Oracle form)."""
+    items = _QUALITY_SEPS.split(text.lower())
+    seps = _QUALITY_SEPS.findall(text.lower())
+    for it in items:
+        if it not in _FIXED_QUALITIES and not (it and all(is_object_word(w) for w in it.split())):
+            raise NotRendered("Keyword:protection:quality")
+    out = items[0]
+    for sep, it in zip(seps, items[1:]):
+        if sep not in (" and from ", ", from ", ", and from "):
+            raise NotRendered("Keyword:protection:separator")
+        out += sep + it
     return out
 
 

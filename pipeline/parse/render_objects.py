@@ -154,14 +154,9 @@ def is_plural(obj) -> bool:
 def render_obj(obj: A.Obj, role: str = "object", **_) -> str:
     """``role``: "subject" (they/it) or "object" (them/it) for the personal pronouns."""
     q = obj.quantifier
-    if q == "self":
-        return "~"
-    if q == "you":
-        return "you"
-    if q == "it":
-        return "it"
-    if q == "them":
-        return "they" if role == "subject" else "them"
+    pronoun = {"self": "~", "you": "you", "it": "it", "them": "they" if role == "subject" else "them"}.get(q)
+    if pronoun is not None:  # "~ from your hand", "it"
+        return " ".join([pronoun] + [_post(p, [pronoun]) for p in obj.qualifiers])
     quals = list(obj.qualifiers)
     head = ""
     if quals and quals[0] in BASES:

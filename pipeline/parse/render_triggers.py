@@ -13,8 +13,12 @@ def render_triggered(t: A.Triggered, **_) -> str:
     if t.word not in ("when", "whenever", "at"):
         raise NotRendered("Triggered:word")
     head = f"{t.word} {render(t.event)}"
-    if t.intervening_if is not None:
-        raise NotRendered("Triggered:intervening_if")
+    if t.intervening_if is not None:  # CR 603.4: "When …, if [condition], …"
+        cond = t.intervening_if
+        if not (isinstance(cond, A.Action) and cond.verb.startswith("condition:")
+                and cond.verb != "condition:as_long_as"):
+            raise NotRendered("Triggered:intervening_if")
+        head += ", if " + render(cond)
     if not t.effect:
         raise NotRendered("Triggered:no_effect")
     effect = " ".join(render(e) for e in t.effect)

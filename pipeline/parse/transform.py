@@ -769,6 +769,8 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
 
     # ------------------------------------------------------------------ sentences
     def sentence(self, meta, ch):
+        if len(ch) == 1 and isinstance(ch[0], _Clauses):
+            return A.Sentence(ch[0])
         effects = []
         for c in ch:
             if isinstance(c, list):
@@ -778,18 +780,18 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
         return A.Sentence(effects)
 
     def s_where(self, meta, ch):
-        return A.Sentence(list(ch[0]) + [ch[1]])
+        return A.Sentence(_clauses(ch[0]) + [ch[1]])
 
     def s_if(self, meta, ch):
-        return A.Sentence(list(ch[1]), condition=ch[0])
+        return A.Sentence(_clauses(ch[1]), condition=ch[0])
 
     def s_otherwise(self, meta, ch):
-        return A.Sentence(list(ch[0]), condition=A.Text("otherwise"))
+        return A.Sentence(_clauses(ch[0]), condition=A.Text("otherwise"))
 
     def s_duration(self, meta, ch):
         if isinstance(ch[0], (A.Action, A.Duration)):  # a structured duration (CR 610.3, 611.2b)
-            return A.Sentence(list(ch[1]), condition=ch[0])
-        return A.Sentence(list(ch[1]), condition=A.Text(ch[0].text if isinstance(ch[0], A.Node) and hasattr(ch[0], "text") else "duration"))
+            return A.Sentence(_clauses(ch[1]), condition=ch[0])
+        return A.Sentence(_clauses(ch[1]), condition=A.Text(ch[0].text if isinstance(ch[0], A.Node) and hasattr(ch[0], "text") else "duration"))
 
     def s_gets_for_each(self, meta, ch):
         objs = _nodes(ch, A.Obj)
@@ -813,7 +815,7 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
         return self._low(meta)
 
     def s_if_after(self, meta, ch):
-        return A.Sentence(list(ch[0]), condition=ch[1])
+        return A.Sentence(_clauses(ch[0]), condition=ch[1])
 
     def mk_that_type(self, meta, ch):
         return A.AddMana("chosen_color", of_type=True)
@@ -824,10 +826,10 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
                                     text=self._t(meta))])
 
     def s_delayed(self, meta, ch):
-        return A.Sentence(list(ch[0]), condition=ch[1])
+        return A.Sentence(_clauses(ch[0]), condition=ch[1])
 
     def s_then(self, meta, ch):
-        return A.Sentence(list(ch[0]))
+        return A.Sentence(_clauses(ch[0]))
 
     def s_any_player_may_activate(self, meta, ch):
         return A.Sentence([A.Action("any_player_may_activate", text=self._t(meta))])
@@ -847,16 +849,31 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
         return A.Action("condition:as_long_as", extra={"condition": ch[0]}, text=self._t(meta))
 
     def clause_list(self, meta, ch):
-        out = []
+        """Effects of the clauses in order, as a list that also carries ``joins`` (the wording
+        between consecutive effects: "and", ", then", … — CONJUNCTIONS), for Sentence.joins."""
+        out = _Clauses()
         for c in ch:
-            if isinstance(c, A.Node):
+            if isinstance(c, _Conj):
+                out.joins.append(c.word)
+            elif isinstance(c, A.Node):
                 out.append(c)
             elif isinstance(c, list):  # a clause with two effects ("gains trample and gets +X/+0")
-                out.extend(x for x in c if isinstance(x, A.Node))
+                nodes = [x for x in c if isinstance(x, A.Node)]
+                out.extend(nodes)
+                out.joins.extend(["and"] * (len(nodes) - 1))
         return out
 
-    def conj(self, meta, ch):
-        return None
+    def _cj(word):  # noqa: N805
+        def f(self, meta, ch):
+            return _Conj(word)
+        return f
+
+    cj_and = _cj("and")
+    cj_comma_then = _cj(", then")
+    cj_then = _cj("then")
+    cj_comma_and = _cj(", and")
+    cj_comma_and_then = _cj(", and then")
+    cj_comma = _cj(",")
 
     def clause(self, meta, ch):
         return ch[0]
@@ -1126,6 +1143,24 @@ class _Generic:
         if len(nodes) == 1 and not isinstance(nodes[0], A.Text):
             return nodes[0]
         return A.Text(self.text) if not nodes else A.Sentence(nodes)
+
+
+class _Clauses(list):
+    """clause_list's result: the effects, with ``joins`` between them."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.joins: list[str] = []
+
+
+def _clauses(value) -> list:
+    """The effects of a clause_list result, keeping its joins (a copy of any other list)."""
+    return value if isinstance(value, _Clauses) else list(value)
+
+
+class _Conj:
+    def __init__(self, word):
+        self.word = word
 
 
 class _StepName:
