@@ -197,7 +197,10 @@ def _changes_summary(changes: dict[str, int]) -> str:
 @click.argument("sql")
 @DB_OPTION
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "parquet"]), default="table",
-              show_default=True, help="Output format; parquet needs --output.")
+              show_default=True,
+              help="Output format: table (NULL printed as NULL), csv (DuckDB's CSV writer; lists and structs as JSON "
+                   "text per cell, NULL an empty field), json (an array of rows with native lists), parquet (each "
+                   "column's database comment as field metadata 'description'; needs --output).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the result to this file instead of printing it (required for parquet).")
 @click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
@@ -266,8 +269,9 @@ def export(parquet_dir, db):
     """Export every public table and view of the database as Parquet.
 
     Left out: internal tables — parse_cache (the build's memo of parse results by face-text
-    hash). Every file carries key-value metadata: source, source_version, grammar_version,
-    schema_version, exported_at (UTC), relation and relation_kind.
+    hash) — and the deprecated v_… view aliases. Every file carries key-value metadata: source,
+    source_version, grammar_version, schema_version, exported_at (UTC), relation and
+    relation_kind; every column its comment in the database as field metadata 'description'.
     """
     from pipeline.serve.export import export_parquet
     from pipeline.serve.query import DatabaseMissing
