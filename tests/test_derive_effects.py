@@ -35,6 +35,8 @@ CARDS = {
     "Joraga Treespeaker": ("PLIST", "a011aefe-5853-4435-b686-179e931ba897"),
     "Sorcerer Class": ("AFR", "19ba0f2d-4de3-49a0-be7d-da0aa220cd8a"),
     "Stonework Packbeast": ("ZNR", "782c47c5-b108-415c-9b70-a033ac52956f"),
+    "Song of the Dryads": ("C14", "7c3944fa-7c86-4979-85a9-86196aa94594"),
+    "Ashaya, Soul of the Wild": ("PZNR", "162572f2-1757-42e9-bd97-e6bd9a762c0e"),
 }
 
 pytestmark = pytest.mark.corpus
@@ -90,6 +92,18 @@ def test_cr_305_6_every_basic_land_type_in_addition_grants_all_five_colors(mana,
     assert fm.produced == [] and fm.granted == ["W", "U", "B", "R", "G"]
     (e,) = _effects(fm, "land_types_added")
     assert e.values == ["plains", "island", "swamp", "mountain", "forest"] and not e.includes_self
+
+
+def test_cr_305_7_enchanted_permanent_is_a_forest_land_never_the_aura_song_of_the_dryads(mana):
+    fm = mana["Song of the Dryads"]
+    assert (fm.produced, fm.granted) == ([], ["G"])
+    (e,) = _effects(fm, "land_types_set")
+    assert (e.includes_self, e.includes_others) == (False, True)
+
+
+def test_cr_305_6_nontoken_creatures_become_forest_lands_ashaya_itself_included(mana):
+    fm = mana["Ashaya, Soul of the Wild"]           # a nontoken creature you control: a Forest land too
+    assert (fm.produced, fm.granted) == (["G"], ["G"])
 
 
 @pytest.mark.xfail(reason="grammar gap: 'All Forests and all Saprolings are 1/1 green Saproling creatures and Forest "

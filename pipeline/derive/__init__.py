@@ -10,6 +10,7 @@ import json
 
 import duckdb
 
+from pipeline.derive.copies import KEYWORD_COPIES, copy_exception_rows
 from pipeline.derive.mana import (
     analyze_ability,
     card_mana,
@@ -20,6 +21,7 @@ from pipeline.derive.mana import (
 from pipeline.derive.schema import (
     CARD_COLUMNS,
     CHARACTERISTIC_EFFECTS,
+    COPY_EXCEPTIONS,
     CREATED_TOKENS,
     MANA_ABILITIES,
     PRODUCED_MANA_COMMENT,
@@ -138,8 +140,20 @@ def derive(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
         con.execute(f"INSERT INTO mana_abilities SELECT {casts} FROM _derive_mana")
         con.unregister("_derive_mana")
 
+    copy_rows = []
+    markers = ['"CopyException"'] + [f'"{k}"' for k, (_, _, excs) in KEYWORD_COPIES.items() if excs]
+    for ability_id, oracle_id, ast in con.execute(
+            "SELECT ability_id, oracle_id, CAST(ast AS VARCHAR) FROM abilities WHERE "
+            + " OR ".join(f"contains(CAST(ast AS VARCHAR), '{m}')" for m in markers)
+            + " ORDER BY oracle_id, face_index, ability_index").fetchall():
+        for r in copy_exception_rows(json.loads(ast)):
+            copy_rows.append((ability_id, oracle_id, r["path"], r["source"], r["position"], r["kind"], r["text"],
+                              r["rule"], r["rules"], r["operation"], r["characteristic"], r["applies_if"],
+                              r["condition"], r["types"], r["supertypes_removed"], r["colors"], r["pt"], r["loyalty"],
+                              r["name"], r["mana_cost"], r["abilities"], json.dumps(r["counters"])))
     for (table_comment, columns), name, rows in ((CHARACTERISTIC_EFFECTS, "characteristic_effects", effect_rows),
-                                                  (CREATED_TOKENS, "created_tokens", token_rows)):
+                                                  (CREATED_TOKENS, "created_tokens", token_rows),
+                                                  (COPY_EXCEPTIONS, "copy_exceptions", copy_rows)):
         create_table(con, name, table_comment, columns, replace=True)
         if rows:
             import pandas as pd
@@ -151,6 +165,7 @@ def derive(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
         "mana_abilities": q("SELECT count(*) FROM mana_abilities"),
         "characteristic_effects": q("SELECT count(*) FROM characteristic_effects"),
         "created_tokens": q("SELECT count(*) FROM created_tokens"),
+        "copy_exceptions": q("SELECT count(*) FROM copy_exceptions"),
         "mana_ability_cards": q("SELECT count(DISTINCT oracle_id) FROM mana_abilities WHERE is_mana_ability"),
         "produced_mana_cards": q("SELECT count(*) FROM cards WHERE len(produced_mana) > 0"),
         "produced_mana_dependent_cards": q("SELECT count(*) FROM cards WHERE produced_mana_dependent"),

@@ -238,7 +238,9 @@ def subject_includes_self(subject: dict | None, type_line: str | None) -> tuple[
     if subject.get("quantifier") == "self" or text == "~":
         return True, False
     words = [w.lower() for w in (subject.get("words") or [])] or text.replace(",", " ").split()
-    if not type_line or any(w in _EXCLUDES_SELF for w in words):
+    quantifier = (subject.get("quantifier") or "").lower()
+    if not type_line or any(w in _EXCLUDES_SELF for w in words) or quantifier in _EXCLUDES_SELF:
+        # "Enchanted permanent is a colorless Forest land" (Song of the Dryads): never the Aura itself
         return False, True
     face_words = _type_words(type_line)
     is_permanent = bool(face_words & _PERMANENT_TYPES)

@@ -112,3 +112,38 @@ CREATED_TOKENS: tuple[str, list[tuple[str, str, str]]] = (
                                   "(CR 111.10a/c/h), abilities written on it."),
     ],
 )
+
+
+#: ``copy_exceptions``: (table comment, columns). Built by :mod:`pipeline.derive.copies`.
+COPY_EXCEPTIONS: tuple[str, list[tuple[str, str, str]]] = (
+    "One row per exception of a copy effect (CR 707.9) — printed 'except …' clauses and those a keyword's rule defines "
+    "(embalm CR 702.128a, eternalize 702.129a) — classified by what it does to the copiable values, with structured values.",
+    [
+        ("ability_id", "VARCHAR", "The ability line (abilities.ability_id)."),
+        ("oracle_id", "VARCHAR", "The card (cards.oracle_id)."),
+        ("path", "VARCHAR", "JSONPath of the CopyEffect (or keyword) node inside abilities.ast, as copy_effects.path."),
+        ("source", "VARCHAR", "copy_effect (a printed copy effect) or keyword (exceptions defined by the keyword's rule)."),
+        ("position", "INTEGER", "0-based position of the exception in its copy effect."),
+        ("kind", "VARCHAR", "The grammar's exception kind (copy_effects.exceptions[].kind)."),
+        ("text", "VARCHAR", "The exception as worded."),
+        ("rule", "VARCHAR", "Its CR 707.9 class: 'CR 707.9a' ability gained, '707.9b' characteristic modified, '707.9c' "
+                            "characteristic not copied / original kept, '707.9e' additional effect, not a characteristic."),
+        ("rules", "VARCHAR[]", "rule, plus 'CR 707.9f' when the exception applies only if the copy is or has a characteristic."),
+        ("operation", "VARCHAR", "gained (707.9a), set / added ('in addition to its other types', CR 205.1b) / removed (707.9b), "
+                                 "not_copied (707.9c), additional_effect (707.9e)."),
+        ("characteristic", "VARCHAR", "What it changes: abilities, types, color, pt, loyalty, name, mana_cost, supertypes, counters "
+                                      "(several joined by '+')."),
+        ("applies_if", "VARCHAR", "The CR 707.9f condition ('if it's a creature', 'if that permanent is legendary'), else NULL."),
+        ("condition", "VARCHAR", "Any other condition of the exception ('if ~ was embalmed'), else NULL."),
+        ("types", "VARCHAR[]", "Card types, subtypes or supertypes set or added (singular, lower case)."),
+        ("supertypes_removed", "VARCHAR[]", "Supertypes removed ('it isn't legendary' → legendary)."),
+        ("colors", "VARCHAR[]", "Colors set (lower case)."),
+        ("pt", "VARCHAR", "Power/toughness set ('4/4'), else NULL."),
+        ("loyalty", "VARCHAR", "Starting loyalty set ('its starting loyalty is 1' → '1', CR 306.5b), else NULL."),
+        ("name", "VARCHAR", "Name set ('~' = the copy keeps this card's name), else NULL."),
+        ("mana_cost", "VARCHAR", "Mana cost set ('' = it has no mana cost), else NULL."),
+        ("abilities", "VARCHAR[]", "Abilities gained or removed: keyword names and quoted abilities; 'this ability' for the copy "
+                                   "ability itself."),
+        ("counters", "JSON", "Additional counters the copy enters with (707.9e): list of {counter, amount}."),
+    ],
+)

@@ -114,6 +114,9 @@ _COPY_COUNTERS = f"""CASE WHEN len(coalesce(json_extract(n.json, '$.counters[*]'
                        ELSE {{'counter': NULL, 'amount': e->>'text',
                               'is_x': coalesce(regexp_matches(e->>'text', '\\bX\\b'), false)}} END) END"""
 
+#: json_transform shape of a CopyEffect's exceptions.
+_EXCEPTION_SHAPE = '[{"kind": "VARCHAR", "text": "VARCHAR", "condition": {"text": "VARCHAR"}}]'
+
 _COUNTER_COMMENT = ("list of {counter, amount, is_x}: counter kind ('+1/+1'), amount ('X', a number or "
                     "the wording), is_x (the amount is X, CR 107.3m)")
 
@@ -265,24 +268,48 @@ VIEWS += [
     _cost_symbol_view("untap_abilities", "untap", "UntapCost", "{Q}", "the untap symbol, CR 107.6"),
     View(
         "copy_effects",
-        "One row per copy effect (CR 707) in any ability AST, with what is copied, its exceptions (CR 707.9) "
-        "and extra counters (CR 107.3m).",
+        "One row per copy effect (CR 707) in any ability AST — printed copy effects, populate (CR 701.36a) and the "
+        "keywords that create token copies (embalm, eternalize, encore, myriad) — with what is copied, its exceptions "
+        "(CR 707.9) and their classes (copy_exceptions), and extra counters (CR 107.3m).",
         f"""
-SELECT n.ability_id, n.oracle_id,
-       n.json->>'mode' AS copy_kind,
-       coalesce(TRY_CAST(n.json->>'optional' AS BOOLEAN), false) AS optional,
-       coalesce(nullif(n.json->'original'->>'text', ''), n.json->'original'->>'node') AS copied_object,
-       coalesce(json_transform(n.json->'exceptions', '[{{"kind": "VARCHAR", "text": "VARCHAR", "condition": {{"text": "VARCHAR"}}}}]'), []) AS exceptions,
-       {_COPY_COUNTERS} AS extra_counters,
-       c.name,
-       coalesce(nullif(n.json->'subject'->>'text', ''), n.json->'subject'->>'node') AS subject,
-       {_amount("n.json->'count'")} AS copies,
-       coalesce(TRY_CAST(n.json->>'new_targets' AS BOOLEAN), false) AS new_targets,
-       a.text,
-       n.path
-FROM {_nodes("CopyEffect")} n
+WITH copies AS (
+    SELECT n.ability_id, n.oracle_id, n.json->>'mode' AS copy_kind,
+           coalesce(TRY_CAST(n.json->>'optional' AS BOOLEAN), false) AS optional,
+           coalesce(nullif(n.json->'original'->>'text', ''), n.json->'original'->>'node') AS copied_object,
+           coalesce(json_transform(n.json->'exceptions', '{_EXCEPTION_SHAPE}'), []) AS exceptions,
+           {_COPY_COUNTERS} AS extra_counters,
+           coalesce(nullif(n.json->'subject'->>'text', ''), n.json->'subject'->>'node') AS subject,
+           {_amount("n.json->'count'")} AS copies,
+           coalesce(TRY_CAST(n.json->>'new_targets' AS BOOLEAN), false) AS new_targets,
+           n.path, 'copy_effect' AS source, 'CR 707' AS rule
+    FROM {_nodes("CopyEffect")} n
+    UNION ALL
+    -- populate: "create a token that's a copy of a creature token you control" (CR 701.36a)
+    SELECT n.ability_id, n.oracle_id, 'create_token_copy', false, 'a creature token you control',
+           json_transform('[]', '{_EXCEPTION_SHAPE}'), [], NULL, NULL, false, n.path, 'keyword_action', 'CR 701.36a'
+    FROM {_walk(_mentions("populate"), "(t.value->>'node') = 'Action' AND (t.value->>'verb') = 'populate'")} n
+    UNION ALL
+    -- keywords whose rule creates a token copy of the card (exceptions by the rule: copy_exceptions)
+    SELECT n.ability_id, n.oracle_id, 'create_token_copy', false,
+           CASE lower(n.json->>'name') WHEN 'myriad' THEN 'this creature' ELSE 'this card' END,
+           json_transform('[]', '{_EXCEPTION_SHAPE}'), [], NULL, NULL, false, n.path, 'keyword',
+           CASE lower(n.json->>'name') WHEN 'embalm' THEN 'CR 702.128a' WHEN 'eternalize' THEN 'CR 702.129a'
+                WHEN 'encore' THEN 'CR 702.141a' ELSE 'CR 702.116a' END
+    FROM {_walk(_mentions("embalm", "eternalize", "encore", "myriad"),
+                "(t.value->>'node') = 'Keyword' AND lower(t.value->>'name') IN ('embalm', 'eternalize', 'encore', 'myriad')")} n
+)
+SELECT k.ability_id, k.oracle_id, k.copy_kind, k.optional, k.copied_object, k.exceptions, k.extra_counters,
+       c.name, k.subject, k.copies, k.new_targets, a.text, k.path, k.source, k.rule,
+       coalesce(x.exception_classes, []) AS exception_classes
+FROM copies k
 JOIN abilities a USING (ability_id)
-JOIN cards c ON c.oracle_id = n.oracle_id""",
+JOIN cards c ON c.oracle_id = k.oracle_id
+LEFT JOIN (
+    SELECT ability_id, path, list({{'position': position, 'text': text, 'rule': rule, 'rules': rules,
+                                   'operation': operation, 'characteristic': characteristic,
+                                   'applies_if': applies_if}} ORDER BY position) AS exception_classes
+    FROM copy_exceptions GROUP BY ability_id, path
+) x ON x.ability_id = k.ability_id AND x.path = k.path""",
         {
             "ability_id": "The ability (abilities.ability_id).",
             "oracle_id": "The card (cards.oracle_id).",
@@ -299,8 +326,14 @@ JOIN cards c ON c.oracle_id = n.oracle_id""",
             "copies": "Number of copies ('X', a number or the wording) when given.",
             "new_targets": "'You may choose new targets for the copy' (CR 707.10c).",
             "text": "The ability line as printed.",
-            "path": "JSONPath of the CopyEffect node inside abilities.ast.",
+            "path": "JSONPath of the CopyEffect node (or of the populate Action / the keyword) inside abilities.ast.",
+            "source": "copy_effect (printed), keyword_action (populate, CR 701.36) or keyword (embalm, eternalize, encore, myriad).",
+            "rule": "The rule of the copy: 'CR 707' for printed copy effects, the keyword action's or keyword's rule otherwise.",
+            "exception_classes": "What each exception does to the copiable values (copy_exceptions, CR 707.9): list of "
+                                 "{position, text, rule, rules, operation, characteristic, applies_if} in order; the exceptions "
+                                 "a keyword's rule defines (embalm: white, no mana cost, Zombie in addition) are here too.",
         },
+        requires=("copy_exceptions",),
     ),
     View(
         "x_enters_effects",
