@@ -21,7 +21,7 @@ pytestmark = pytest.mark.corpus
 
 SCRYFALL_NAMES = {"Llanowar Elves", "Gaea's Cradle", "Chicken à la King", "Treetop Warden", "Jace Beleren",
                   "Delver of Secrets // Insectile Aberration", "Cliffside Rescuer", "Jötun Grunt",
-                  "Lim-Dûl's Vault", "Ornithopter"}
+                  "Lim-Dûl's Vault", "Ornithopter", "Bruna, the Fading Light", "Brisela, Voice of Nightmares"}
 LLANOWAR = "68954295-54e3-4303-a6bc-fc4547a4e3a3"
 
 
@@ -216,3 +216,13 @@ def test_bundled_snapshot_keeps_the_card_data(bundled_db):
     paper = rows(bundled_db, "SELECT name FROM cards WHERE list_contains(produced_mana, 'G') AND NOT is_digital_only "
                              "ORDER BY name LIMIT 1")
     assert (first, paper) == ([("A-Base Camp",)], [("Abandoned Outpost",)])
+
+
+def test_scryfall_commander_by_cr_903_3_not_for_a_meld_result(scryfall_db):
+    got = dict(rows(scryfall_db, "SELECT name, can_be_commander FROM cards WHERE name IN "
+                                 "('Bruna, the Fading Light', 'Brisela, Voice of Nightmares', 'Jace Beleren', "
+                                 "'Llanowar Elves')"))
+    # Bruna: legendary creature (CR 903.3); Brisela: the melded back face, no card of a deck (CR 712.4)
+    assert got == {"Bruna, the Fading Light": True, "Brisela, Voice of Nightmares": False, "Jace Beleren": False,
+                   "Llanowar Elves": False}
+    assert rows(scryfall_db, "SELECT DISTINCT can_be_brawl_commander, can_be_oathbreaker FROM cards") == [(None, None)]

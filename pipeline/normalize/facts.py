@@ -53,7 +53,13 @@ _CAN_BE_COMMANDER = re.compile(r"can be your commander", re.IGNORECASE)
 
 
 def commander_by_rule(card: OracleCard) -> bool:
-    """Whether ``card`` can be your commander by CR 903.3 / 903.3a, read from its front face and text."""
+    """Whether ``card`` can be your commander by CR 903.3 / 903.3a, read from its front face and text.
+
+    The combined back face of a meld pair (``card.is_meld_result``) is no card of a deck: outside
+    the battlefield a meld card has only its front face's characteristics (CR 712.4, 712.8a).
+    """
+    if card.is_meld_result:
+        return False
     front = card.faces[0] if card.faces else None
     type_line = (front.type_line or "") if front else ""
     if _LEGENDARY.search(type_line):

@@ -87,6 +87,7 @@ class OracleCard:
     source_produced_mana_at: tuple[str, str] | None = None
     printings: dict[tuple[str, str, str], "Printing"] = field(default_factory=dict)
     leadership: dict[str, bool] | None = None
+    is_meld_result: bool = False
 
     @property
     def oracle_text(self) -> str:

@@ -59,7 +59,7 @@ class Record(BaseModel):
 _SCRYFALL_PRINTING = frozenset({
     "id", "set_name", "set_type", "released_at", "rarity", "artist", "printed_name", "games", "digital", "promo",
     "frame", "border_color", "full_art", "multiverse_ids", "mtgo_id", "arena_id", "tcgplayer_id", "cardmarket_id",
-    "image_uris", "prices", "legalities", "reserved", "edhrec_rank"})
+    "image_uris", "prices", "legalities", "reserved", "edhrec_rank", "all_parts"})
 
 
 class ScryfallImageUris(Record):
@@ -83,6 +83,13 @@ class ScryfallPrices(Record):
 
 
 ScryfallLegality = Literal["legal", "not_legal", "banned", "restricted"]
+
+
+class ScryfallRelated(Record):
+    """Scryfall ``all_parts[i]`` (a related card object; the fields read)."""
+
+    component: str | None = None
+    name: str | None = None
 
 
 class ScryfallFace(Record):
@@ -151,6 +158,7 @@ class ScryfallCard(Record):
     legalities: dict[str, ScryfallLegality] | None = None
     reserved: bool | None = None
     edhrec_rank: int | None = None
+    all_parts: list[ScryfallRelated] | None = None
 
 
 class ScryfallRuling(Record):
@@ -339,7 +347,7 @@ def model_fields(model: type[Record], prefix: str = "") -> list[str]:
     out = []
     for name, info in model.model_fields.items():
         out.append(prefix + name)
-        for nested in (ScryfallFace, ScryfallImageUris, ScryfallPrices, MtgjsonIdentifiers, MtgjsonRuling,
+        for nested in (ScryfallFace, ScryfallRelated, ScryfallImageUris, ScryfallPrices, MtgjsonIdentifiers, MtgjsonRuling,
                        MtgjsonForeign, MtgjsonLeadership):
             if nested.__name__ in repr(info.annotation):
                 sep = "[]." if "list[" in repr(info.annotation) else "."

@@ -85,6 +85,9 @@ def card_from_scryfall(obj: object, path, index: int) -> OracleCard | OtherObjec
         source_produced_mana=list(obj["produced_mana"]) if isinstance(obj.get("produced_mana"), list) else None,
         source_produced_mana_at=(str(path), label) if isinstance(obj.get("produced_mana"), list) else None,
     )
+    card.is_meld_result = layout == "meld" and any(
+        isinstance(part, dict) and part.get("component") == "meld_result" and part.get("name") == name
+        for part in obj.get("all_parts") or [])
     printing = printing_from_scryfall(obj, raw_faces or [], path, label)
     card.printings[printing.key] = printing
     return card
