@@ -35,6 +35,8 @@ from pipeline.derive.mana import COLORS, MANA_TYPES, sort_types  # noqa: E402
 from pipeline.normalize.model import GAME_LAYOUTS  # noqa: E402
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "mtgjson-v5-20220425"
+#: The CR-adjudicated disagreements (docs/mana.md § Peer comparison).
+ADJUDICATION = ROOT / "docs" / "mana_phase_adjudication.json"
 #: phase layouts built with build_oracle_face_multi (phase/gen.py MULTI_LAYOUTS).
 MULTI_LAYOUTS = {"split", "flip", "transform", "meld", "adventure", "modal_dfc", "prepare", "aftermath"}
 _COLOR_NAMES = {"White": "W", "Blue": "U", "Black": "B", "Red": "R", "Green": "G", "Colorless": "C"}
@@ -174,7 +176,9 @@ def ours_from_db(db: Path) -> dict[str, dict]:
         o["self_granted"] |= origin == "granted_to_self"
         if origin == "basic_land_type":
             o["basic"] |= set(produces)
-    for oid, text in con.execute("SELECT oracle_id, text FROM abilities WHERE NOT fully_parsed").fetchall():
+    # "has an Unparsed node" (Ability.no_unparsed), not the round trip fully_parsed now means
+    for oid, text in con.execute("""SELECT oracle_id, text FROM abilities
+            WHERE NOT COALESCE(CAST(json_extract(ast, '$.no_unparsed') AS BOOLEAN), fully_parsed)""").fetchall():
         if mentions_adding_mana(text):
             out[oid]["unparsed"].append(text)
     con.close()
@@ -204,7 +208,8 @@ def ours_fresh(records: dict[str, list[dict]]) -> dict[str, dict]:
                 o["kinds"].add(r["production_kind"])
                 o["mana_ability"] |= bool(r["is_mana_ability"])
                 o["self_granted"] |= r["origin"] == "granted_to_self"
-            o["unparsed"] += [a["text"] for a in asts if not a["fully_parsed"] and mentions_adding_mana(a["text"])]
+            o["unparsed"] += [a["text"] for a in asts if not a.get("no_unparsed", a["fully_parsed"])
+                              and mentions_adding_mana(a["text"])]
         out[oid] = o
     return out
 
@@ -340,6 +345,28 @@ def main(argv=None) -> int:
                 print(f"      unparsed: {line}")
     if errors:
         print(f"\nphase errors: {len(errors)}, e.g. {list(errors.items())[:3]}")
+    # CR adjudication of every disagreement (docs/mana_phase_adjudication.json)
+    adjudicated = {c["oracle_id"]: c for c in json.loads(ADJUDICATION.read_text(encoding="utf-8"))["cards"]}
+    sides, unadjudicated, stale = Counter(), [], []
+    for cat, items in by_cat.items():
+        for it in items:
+            a = adjudicated.get(it["oracle_id"])
+            if a is None:
+                unadjudicated.append(it["name"])
+            elif set(a["ours"]) != set(it["ours"]) or set(a["phase"]) != set(it["phase"]):
+                stale.append(it["name"])
+            else:
+                sides[(a["cr_side"], a["category"])] += 1
+    ours_side = sum(n for (side, _), n in sides.items() if side == "ours")
+    phase_side = sum(n for (side, _), n in sides.items() if side == "phase")
+    print(f"\nCR adjudication: {ours_side} disagreements the CR decides for us, {phase_side} for phase "
+          f"({phase_side / max(mana_cards, 1):.2%} of the {mana_cards} mana makers); "
+          f"{len(unadjudicated)} not adjudicated, {len(stale)} with other values than the file")
+    for (side, cat), n in sorted(sides.items()):
+        print(f"  {side:5} {cat}: {n}")
+    for label, names in (("not adjudicated", unadjudicated), ("values differ from the file", stale)):
+        if names:
+            print(f"  {label}: {names}")
     if args.json:
         args.json.write_text(json.dumps({"agree": agree, "compared": compared, "categories": by_cat,
                                          "errors": errors, "unknown_phase_types": dict(unknown)},

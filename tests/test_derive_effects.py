@@ -37,6 +37,7 @@ CARDS = {
     "Stonework Packbeast": ("ZNR", "782c47c5-b108-415c-9b70-a033ac52956f"),
     "Song of the Dryads": ("C14", "7c3944fa-7c86-4979-85a9-86196aa94594"),
     "Ashaya, Soul of the Wild": ("PZNR", "162572f2-1757-42e9-bd97-e6bd9a762c0e"),
+    "Nature's Embrace": ("DBL", "9ab101c2-215b-4736-873a-4a1ef6666b6d"),
 }
 
 pytestmark = pytest.mark.corpus
@@ -129,6 +130,13 @@ def test_cr_613_1f_as_long_as_it_has_is_the_cards_own_ability_with_its_condition
     assert fm.produced == produced and fm.granted == [] and fm.token == []
     rows = [r for r in mana_ability_rows(fm) if r["origin"] == "granted_to_self"]
     assert [(r["condition"], r["is_mana_ability"]) for r in rows] == [(condition, True)]
+
+
+def test_cr_613_1f_it_under_a_condition_about_another_object_is_that_object_natures_embrace(mana):
+    """"As long as enchanted permanent is a land, it has '{T}: Add two mana of any one color.'": "it"
+    is the enchanted permanent, never the Aura."""
+    fm = mana["Nature's Embrace"]
+    assert (fm.produced, fm.granted) == ([], ["W", "U", "B", "R", "G"])
 
 
 def test_cr_711_2_leveler_abilities_hold_under_their_level_joraga_treespeaker(mana):

@@ -135,10 +135,24 @@ def sentence_contexts(value: Any, cond: Any = None) -> Iterator[tuple[dict, Any]
             yield from sentence_contexts(v, cond)
 
 
-def is_self_pronoun(subject: Any, body: Any) -> bool:
-    """"it has …" in a static ability that creates no token: the pronoun is the card itself
-    ("As long as ~ is renowned, it has …", Honored Hierarch)."""
+def _about_self(cond: Any) -> bool:
+    """A condition whose subject is the card itself ("~ is renowned", "~ is modified")."""
+    if not isinstance(cond, dict):
+        return False
+    obj = cond.get("obj") or cond.get("subject") or {}
+    if isinstance(obj, dict) and (obj.get("quantifier") == "self" or (obj.get("text") or "").strip() == "~"):
+        return True
+    return (cond.get("text") or "").strip().startswith("~ ")
+
+
+def is_self_pronoun(subject: Any, body: Any, cond: Any = None) -> bool:
+    """"it has …" in a static ability that creates no token, under a condition about the card
+    itself: the pronoun is the card ("As long as ~ is renowned, it has …", Honored Hierarch).
+    Under a condition about another object the pronoun is that object ("as long as enchanted
+    permanent is a land, it has …", Nature's Embrace)."""
     if not isinstance(subject, dict) or not isinstance(body, dict) or body.get("node") != "Static":
+        return False
+    if not _about_self(cond):
         return False
     q = (subject.get("quantifier") or "").lower()
     text = (subject.get("text") or "").strip().lower()
@@ -158,7 +172,7 @@ def group_scope(subject: Any, type_line: str | None, body: Any, cond: Any,
     from pipeline.derive.mana import subject_includes_self
 
     zone = condition_zone(cond)
-    if is_self_pronoun(subject, body):
+    if is_self_pronoun(subject, body, cond):
         return True, False, zone
     has_self, has_others = subject_includes_self(subject, type_line)
     named_self = isinstance(subject, dict) and (subject.get("quantifier") == "self"
