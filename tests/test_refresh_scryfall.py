@@ -114,6 +114,11 @@ def test_full_download_and_build(first_build):
                    "/file/rulings-20261129090211.jsonl.gz"]
     assert runs(db) == [(1, LABEL, VERSION_1, "ok", CARDS, RULINGS, None)]
     assert rows(db, "SELECT count(*) FROM cards") == [(249,)]
+    # prices are dated by the bulk file's updated_at (UPDATED_1); no prices, no date
+    assert rows(db, "SELECT DISTINCT prices_date::VARCHAR FROM printings WHERE price_usd IS NOT NULL "
+                    "OR price_eur IS NOT NULL") == [(UPDATED_1[:10],)]
+    assert rows(db, "SELECT count(*) FROM printings WHERE prices_date IS NOT NULL AND price_usd IS NULL "
+                    "AND price_usd_foil IS NULL AND price_eur IS NULL AND price_tix IS NULL") == [(0,)]
     # A real card and its real rulings, downloaded and linked by oracle id.
     (name, oracle_id, cost) = rows(db, "SELECT name, oracle_id, mana_cost FROM cards WHERE name = 'Aerial Assault'")[0]
     assert (oracle_id, cost) == ("a4eb06ca-16d8-41c2-8fc6-22e73872b5b0", "{2}{W}")

@@ -33,14 +33,22 @@ _ARROW_TYPES: dict[str, pa.DataType] = {
 
 
 def snapshot_date(source: SourceInfo) -> date | None:
-    """The date of the source's snapshot when its version is a timestamp (a Scryfall bulk ``updated_at``), else None.
+    """The date of the card file's snapshot, from the source version, or None when it has none.
 
-    Local files are versioned by content hash and give None: the prices' date is then unknown.
+    A Scryfall download's version names each bulk file with its ``updated_at``
+    (``oracle_cards@2026-11-29T09:02:11.512+00:00 rulings@… rules=…``): the card file's date is
+    the snapshot's. A bare timestamp is taken as is. Local files are versioned by content hash
+    and give None: the prices' date is then unknown.
     """
-    try:
-        return datetime.fromisoformat(source.version.replace("Z", "+00:00")).date()
-    except (ValueError, AttributeError):
-        return None
+    for part in (source.version or "").split():
+        kind, sep, stamp = part.rpartition("@")
+        if sep and kind == "rulings":
+            continue
+        try:
+            return datetime.fromisoformat(stamp.replace("Z", "+00:00")).date()
+        except ValueError:
+            continue
+    return None
 
 
 def printings_table(cards: Sequence[OracleCard], prices_date: date | None) -> pa.Table:
