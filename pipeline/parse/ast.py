@@ -64,6 +64,16 @@ class DurationKind(str, Enum):
     UNTIL_END_OF_YOUR_NEXT_TURN = "until_end_of_your_next_turn"
 
 
+class Destination(str, Enum):
+    """Closed list of destinations of "return … to …" (effects.lark ``dest``; CR 400.1 zones).
+    JSON: the value."""
+    OWNER_HAND = "owner_hand"            # "its owner's hand" / "their owners' hands"
+    YOUR_HAND = "your_hand"
+    BATTLEFIELD = "battlefield"          # "the battlefield" (no modifier)
+    BATTLEFIELD_YOUR_CONTROL = "battlefield_under_your_control"
+    OWNER_LIBRARY_TOP = "owner_library_top"  # "the top of its owner's library"
+
+
 class Step(str, Enum):
     """Closed list of steps and phases a trigger names (CR 500.1: beginning, main, combat,
     ending phases and their steps). JSON: the value."""
@@ -157,6 +167,13 @@ class Duration(Text):
     """A duration (CR 611.2b): ``kind`` one of :class:`DurationKind`; ``text`` the wording
     (kept for readers of the older ``Text`` duration; the renderer reads ``kind``)."""
     kind: DurationKind | None = None
+
+
+@dataclass
+class Zone(Text):
+    """A destination zone (:class:`Destination`) of a "return" action; ``text`` the wording
+    (kept for readers of the older ``Text``), the renderer reads ``kind``."""
+    kind: Destination | None = None
 
 
 @dataclass

@@ -106,8 +106,9 @@ def _load() -> None:
     _LOADED = True
     # the concept modules register their renderers on import (no import circle: they import
     # this module, this module imports them only here)
-    from pipeline.parse import (render_abilities, render_conditions, render_costs, render_effects,  # noqa: F401
-                                render_keywords, render_mana, render_objects, render_triggers)
+    from pipeline.parse import (render_abilities, render_conditions, render_copy, render_costs,  # noqa: F401
+                                render_effects, render_keywords, render_mana, render_objects,
+                                render_triggers)
 
 
 # --------------------------------------------------------------------------- round trip

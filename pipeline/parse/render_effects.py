@@ -36,7 +36,8 @@ def render_sentence(s: A.Sentence, **_) -> str:
             body = f"{render(cond)}, {body[:1].lower() + body[1:]}"
         else:
             raise NotRendered("Sentence:condition:" + type(cond).__name__)
-    return cap(body) + "."
+    # a sentence ending in a quoted ability ends inside the quotes: 'have "{T}: Add {G}."'
+    return cap(body) if body.endswith('."') else cap(body) + "."
 
 
 def subject_verb(action: A.Action, base: str, third: str) -> str:
@@ -170,14 +171,22 @@ def render_duration(d: A.Duration, **_) -> str:
     return DURATION_WORDS[A.DurationKind(d.kind)]
 
 
+def _quoted(body: A.Node) -> str:
+    """A granted ability in quotes; quotes inside it become single quotes (Oracle style)."""
+    if isinstance(body, (A.Unparsed, A.Text)):
+        raise NotRendered("GrantAbility:quoted")
+    return '"' + render(body).replace('"', "'") + '"'
+
+
 @renders(A.GrantAbility)
 def render_grant(g: A.GrantAbility, **_) -> str:
-    """"[subject] has/have/gains/gain [keywords] [duration]" (CR 113.1, 611). Only keyword grants
-    are rendered: the verb ("has" or "gains") is not kept in the AST, so a grant with a duration
+    """"[subject] has/have/gains/gain [keywords and quoted abilities] [duration]" (CR 113.1,
+    611). The verb ("has" or "gains") is not kept in the AST, so a grant with a duration
     is written "gains" and one without "has" — the Oracle convention for static vs. one-shot."""
-    if not g.abilities or not all(isinstance(k, A.Keyword) for k in g.abilities):
+    if not g.abilities:
         raise NotRendered("GrantAbility")
-    kws = [render(k) for k in g.abilities]
+    # keywords by name, any other ability in quotes ("{T}: Add {G}.", CR 113.1a)
+    kws = [render(k) if isinstance(k, A.Keyword) else _quoted(k) for k in g.abilities]
     kw = kws[0] if len(kws) == 1 else (f"{kws[0]} and {kws[1]}" if len(kws) == 2 else ", ".join(kws[:-1]) + f", and {kws[-1]}")
     if g.duration is None:
         base, third = "have", "has"
@@ -204,8 +213,28 @@ ACTIVATE_ONLY = {
 
 @renders_verb("activate_only")
 def render_activate_only(a: A.Action, **_) -> str:
-    extra_keys(a, {"restriction"})
+    extra_keys(a, {"restriction", "condition"})
+    if a.extra.get("restriction") == "if" and isinstance(a.extra.get("condition"), A.Action):
+        # CR 602.5b: "Activate only if you control an Island."
+        return f"Activate only if {render(a.extra['condition'])}."
+    if "condition" in a.extra:
+        raise NotRendered("Action:activate_only+condition")
     words = ACTIVATE_ONLY.get(a.extra.get("restriction"))
     if words is None or a.obj is not None or a.amount is not None:
         raise NotRendered(f"Action:activate_only:{a.extra.get('restriction')}")
     return words
+
+
+@renders_verb("return")
+def render_return(a: A.Action, **_) -> str:
+    """"return target creature to its owner's hand", "return all creatures to their owners'
+    hands", "return target creature card from your graveyard to the battlefield" (CR 400.7)."""
+    extra_keys(a, {"zone", "optional"})
+    dest = a.extra.get("zone")
+    if not isinstance(dest, A.Zone) or dest.kind is None or a.amount is not None:
+        raise NotRendered("Action:return:destination")
+    many = is_plural(a.obj)
+    words = {A.Destination.OWNER_HAND: "their owners' hands" if many else "its owner's hand",
+             A.Destination.YOUR_HAND: "your hand", A.Destination.BATTLEFIELD: "the battlefield",
+             A.Destination.OWNER_LIBRARY_TOP: "the top of its owner's library"}[A.Destination(dest.kind)]
+    return f"{subject_verb(a, 'return', 'returns')} {_obj(a)} to {words}"

@@ -52,6 +52,9 @@ def _production(add: A.AddMana) -> str:
         if amt is None or not (amt.kind == "fixed" and amt.value == 1):
             raise NotRendered("AddMana:one_of_amount")
         return one_of(add.options)
+    if p == "chosen_color" and len(add.options) == 1 and add.source is None:
+        # "{G} or one mana of the chosen color" (Thriving lands; CR 106.7)
+        return f"{symbols(add.options[0])} or {_mana_count(amt)} of the chosen color"
     if add.options or add.source is not None:
         raise NotRendered(f"AddMana:{p}")
     if p == "any_color":

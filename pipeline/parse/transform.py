@@ -968,6 +968,20 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
     def c_is_also(self, meta, ch):
         return A.Action("is_also", subject=ch[0], extra={"words": ch[1]}, text=self._t(meta))
 
+    # destinations (effects.lark ``dest``): each alias names one wording; a modifier or REST
+    # child (tapped, attached to …, "under its owner's control") leaves the kind unset
+    def _dest(kind, exact=None):  # noqa: N805
+        def f(self, meta, ch):
+            low = " ".join(self._low(meta).split())
+            ok = not any(isinstance(c, (A.Node, _Generic, Token)) for c in ch) and (exact is None or low in exact)
+            return A.Zone(self._t(meta), kind if ok else None)
+        return f
+
+    d_owner_hand = _dest(A.Destination.OWNER_HAND)
+    d_your_hand = _dest(A.Destination.YOUR_HAND)
+    d_battlefield = _dest(A.Destination.BATTLEFIELD, ("the battlefield",))
+    d_library_top = _dest(A.Destination.OWNER_LIBRARY_TOP, ("the top of its owner's library",))
+
     def until_eot(self, meta, ch):
         return A.Duration("until end of turn", A.DurationKind.UNTIL_END_OF_TURN)
 
