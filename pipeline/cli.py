@@ -73,7 +73,9 @@ def _progress(quiet: bool):
                    "(JSON Lines or JSON array, plain or gzip), an MTGJSON file (AllPrintings, AtomicCards, "
                    "a set file) or a directory of MTGJSON set files. Repeat to combine (e.g. cards + rulings).")
 @click.option("--rules", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
-              help="Comprehensive Rules text file (plain or gzip). Default: the bundled rules with --source bundled.")
+              help="Comprehensive Rules text file (plain or gzip). Default: the CR the package bundles "
+                   "(with --source scryfall: the --rules-url download, else the bundled CR).")
+@click.option("--no-rules", is_flag=True, help="Build no annotation tables (rules, ruling_rules, card_rules, …).")
 @DB_OPTION
 @click.option("--force", is_flag=True, help="Rebuild even when the source version is unchanged.")
 @click.option("--wait", type=float, default=0, show_default=True,
@@ -93,7 +95,7 @@ def _progress(quiet: bool):
 @click.option("--rules-url", default="https://media.wizards.com/2026/downloads/MagicCompRules%2020260227.txt",
               show_default=True, envvar="MTG_PIPELINE_RULES_URL",
               help="With --source scryfall: Comprehensive Rules .txt to download (at most daily); "
-                   "--rules PATH reads a local file instead; '' for none.")
+                   "--rules PATH reads a local file instead; '' for none (the bundled CR is used then).")
 @click.option("--api-url", default="https://api.scryfall.com/bulk-data", show_default=True,
               envvar="MTG_PIPELINE_API_URL", help="With --source scryfall: the bulk-data list (a mirror needs --allow-host).")
 @click.option("--allow-host", "allow_hosts", multiple=True, envvar="MTG_PIPELINE_ALLOW_HOSTS",
@@ -109,8 +111,8 @@ def _progress(quiet: bool):
               help="Seconds before the first retry, doubled for each next one (a 429's Retry-After wins).")
 @click.option("--timeout", type=click.FloatRange(0, min_open=True), default=60.0, show_default=True,
               envvar="MTG_PIPELINE_TIMEOUT", help="Read timeout of a download, seconds (connect timeout: 10 s).")
-def refresh(sources, rules, db, force, wait, quiet, strict, record_initial, bulk_type, rules_url, api_url, allow_hosts,
-            cache_dir, max_bytes, retries, backoff, timeout):
+def refresh(sources, rules, no_rules, db, force, wait, quiet, strict, record_initial, bulk_type, rules_url, api_url,
+            allow_hosts, cache_dir, max_bytes, retries, backoff, timeout):
     """Build or update the database from a source, atomically.
 
     `--source scryfall` downloads Scryfall's bulk data (cards + rulings) and the Comprehensive
@@ -143,13 +145,14 @@ def refresh(sources, rules, db, force, wait, quiet, strict, record_initial, bulk
         config = HttpConfig(retries=retries, backoff=backoff, read_timeout=timeout, max_bytes=max_bytes,
                             extra_hosts=tuple(h for a in allow_hosts for h in a.replace(",", " ").split()))
         remote = ScryfallSource(Fetcher(config), cache_dir or default_cache_dir(), bulk_type=bulk_type,
-                                api_url=api_url, rules_path=rules, rules_url=rules_url or None, force=force,
+                                api_url=api_url, rules_path=None if no_rules else rules,
+                                rules_url=None if no_rules else (rules_url or None), force=force,
                                 warn=lambda message: click.echo(message, err=True))
         sources, rules = (), None
     try:
         with _progress(quiet) as step:
-            outcome = run_refresh(list(sources), db_path, rules=rules, force=force, wait=wait, step=step,
-                                  remote=remote, strict=strict,
+            outcome = run_refresh(list(sources), db_path, rules=None if no_rules else rules, no_rules=no_rules,
+                                  force=force, wait=wait, step=step, remote=remote, strict=strict,
                                   record_initial=record_initial)
     except (RefreshLocked, DatabaseBusy) as exc:
         click.echo(f"error: {exc}", err=True)

@@ -27,6 +27,7 @@ from pipeline.parse import GRAMMAR_VERSION
 from pipeline.paths import BUNDLED_CARDS, BUNDLED_RULES
 from pipeline.store.schema import SCHEMA_VERSION
 from pipeline.sources.files import open_binary
+from pipeline.sources.scryfall_api import file_sha256
 from pipeline.sources.version import source_version as version_of
 from pipeline.store.build import build_database, clean_leftovers
 from pipeline.store.runs import (DatabaseBusy, RunRecord, append_run, last_ok, next_run_id, now, open_previous,
@@ -75,6 +76,7 @@ def refresh(
     db_path: Path,
     *,
     rules: str | Path | None = None,
+    no_rules: bool = False,
     force: bool = False,
     wait: float = 0,
     step: Callable[[str, int], Callable[[int], None]] | None = None,
@@ -85,8 +87,10 @@ def refresh(
 ) -> RefreshOutcome:
     """Refresh ``db_path`` from ``sources`` (``["bundled"]`` or paths; see :func:`pipeline.normalize.ingest.collect`).
 
-    ``rules``: a Comprehensive Rules text file (default: the bundled one with the bundled source,
-    else none). ``wait``: seconds to wait for another refresh's lock (0: fail at once).
+    ``rules``: a Comprehensive Rules text file (default: the CR the package bundles, also after a
+    download that fetched none; with ``remote`` its own CR download comes first); ``no_rules``: build
+    no annotation tables at all. The rules file is part of the source version (``… rules=sha256:<16
+    hex>``, or ``rules=none``), so adding or changing it is never "unchanged". ``wait``: seconds to wait for another refresh's lock (0: fail at once).
     ``remote``: sources to download under the lock (e.g. :class:`pipeline.sources.scryfall_api.ScryfallSource`),
     read after ``sources`` (normally empty then); its ``version()`` (e.g. the bulk files' ``updated_at``) is the source version,
     compared with the last successful run *before* anything is downloaded, and its ``label`` the run's source.
@@ -105,7 +109,9 @@ def refresh(
     paths: list[str | Path] = []
     for s in sources:
         paths.append(BUNDLED_CARDS if str(s) == BUNDLED else s)
-    if rules is None and any(str(s) == BUNDLED for s in sources):
+    if no_rules:
+        rules = None
+    elif rules is None and remote is None:  # always annotated: the bundled CR (CR 2026-02-27)
         rules = BUNDLED_RULES
     label = source_label or (remote.label if remote is not None else ",".join(str(s) for s in sources))
     lock = filelock.FileLock(str(db_path) + ".lock")
@@ -115,7 +121,7 @@ def refresh(
         raise RefreshLocked(f"{db_path}: another refresh is running (lock {lock.lock_file}); "
                             f"retry later or pass --wait SECONDS") from exc
     try:
-        return _refresh_locked(paths, db_path, rules, force, step, label, remote, strict, record_initial)
+        return _refresh_locked(paths, db_path, rules, force, step, label, remote, strict, record_initial, no_rules)
     finally:
         lock.release()
 
@@ -209,8 +215,13 @@ def _check_previous(db_path: Path, force: bool) -> None:
         raise SchemaMismatch(db_path, found)
 
 
+def rules_version(rules: str | Path | None) -> str:
+    """The rules file's part of a local source version: ``rules=sha256:<16 hex>`` or ``rules=none``."""
+    return "rules=none" if rules is None else "rules=sha256:" + file_sha256(Path(rules))[:16]
+
+
 def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, remote=None,
-                    strict: bool = False, record_initial: bool = False) -> RefreshOutcome:
+                    strict: bool = False, record_initial: bool = False, no_rules: bool = False) -> RefreshOutcome:
     started = now()
     t0 = time.perf_counter()
     notes = [f"removed leftover of a killed refresh: {p}" for p in clean_leftovers(db_path)]
@@ -234,8 +245,10 @@ def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, 
             fault_point("download")
             paths = list(paths) + list(fetched)
             rules = remote_rules if rules is None else rules
+            if rules is None and not no_rules:  # no CR download (--rules-url ''): the bundled CR
+                rules = BUNDLED_RULES
         else:  # local files: their version is a content hash, read before any parsing
-            source_version = version_of(paths)
+            source_version = f"{version_of(paths)} {rules_version(rules)}"
             if not force and _same_as(previous, source_version, label):
                 outcome = _unchanged(db_path, run_id, started, label, source_version, previous, t0)
                 outcome.notes[:0] = notes

@@ -45,7 +45,8 @@ def card_rules(con, name: str, how: str) -> set[str]:
 def test_counts(db):
     con, counts = db
     assert counts["rules"] == 3275 and counts["glossary"] == 726
-    assert counts["card_rules"] == counts["ruling_rule_refs"] + counts["inferred_rules"]
+    applied = con.execute("SELECT count(*) FROM ruling_rules WHERE how <> 'cited'").fetchone()[0]
+    assert counts["card_rules"] == counts["ruling_rule_refs"] + applied + counts["inferred_rules"]
     assert con.execute("SELECT DISTINCT effective_date FROM rules").fetchall() == [(dt.date(2026, 2, 27),)]
 
 
@@ -75,10 +76,25 @@ def test_rules_lawyer_cited_rules(db):
     cited = card_rules(con, "Rules Lawyer", "cited")
     assert cited == {"704.5a", "704.5b", "704.5c", "704.5f", "704.5g", "704.5h", "704.5i", "704.5j", "704.5k",
                      "704.5m", "704.5n", "704.5p", "704.5q", "704.5r", "704.5s", "704.5t", "704.5u"}
-    assert con.execute("SELECT bool_and(resolved) FROM ruling_rule_refs").fetchone()[0] is True
+    # Rules Lawyer's 2018 rulings cite the CR of their date: the Two-Headed Giant and Commander
+    # losing conditions were 704.5s/t/u then and are 704.6a–c now (704.5s is about Sagas today).
+    status = dict(con.execute("""SELECT x.rule, x.status FROM ruling_rule_refs x JOIN rulings u USING (ruling_id)
+                                 JOIN cards c USING (oracle_id) WHERE c.name = 'Rules Lawyer'""").fetchall())
+    assert {r for r, st in status.items() if st == "renumbered?"} == {"704.5s", "704.5t", "704.5u"}
+    assert {r for r, st in status.items() if st == "resolved"} == cited - {"704.5s", "704.5t", "704.5u"}
+    evidence = dict(con.execute("SELECT rule, evidence FROM ruling_rule_refs").fetchall())
+    assert "now probably 704.6c" in evidence["704.5u"] and "now probably 704.6" in evidence["704.5s"]
+    assert con.execute("SELECT count(*) FROM ruling_rule_refs WHERE resolved <> (status = 'resolved')").fetchone() == (0,)
     reason = con.execute("""SELECT reason FROM card_rules JOIN cards USING (oracle_id)
-                            WHERE name = 'Rules Lawyer' AND rule = '704.5a'""").fetchone()[0]
+                            WHERE name = 'Rules Lawyer' AND rule = '704.5a' AND how = 'cited'""").fetchone()[0]
     assert reason.startswith("cited by ruling ") and reason.endswith("(704.5a)")
+    reason = con.execute("""SELECT reason FROM card_rules JOIN cards USING (oracle_id)
+                            WHERE name = 'Rules Lawyer' AND rule = '704.5u' AND how = 'cited'""").fetchone()[0]
+    assert "renumbered?" in reason and "704.6c" in reason
+    # a renumbered citation is not a rule the ruling applies; a resolved one is, as 'cited'
+    applied = {r for r, in con.execute("""SELECT rule FROM ruling_rules JOIN cards USING (oracle_id)
+                                          WHERE name = 'Rules Lawyer' AND how = 'cited'""").fetchall()}
+    assert "704.5a" in applied and not applied & {"704.5s", "704.5t", "704.5u"}
 
 
 def test_unresolved_reference_is_kept(cr_text):
@@ -87,9 +103,9 @@ def test_unresolved_reference_is_kept(cr_text):
     edited = "\n".join(ln for ln in lines if not ln.startswith("704.5u "))
     con, _ = build_card_db({"Rules Lawyer"})
     annotate(con, edited)
-    rows = dict(con.execute("SELECT rule, resolved FROM ruling_rule_refs").fetchall())
-    assert rows["704.5u"] is False and rows["704.5a"] is True
-    reason = con.execute("SELECT reason FROM card_rules WHERE rule = '704.5u'").fetchone()[0]
+    rows = dict(con.execute("SELECT rule, status FROM ruling_rule_refs").fetchall())
+    assert rows["704.5u"] == "missing" and rows["704.5a"] == "resolved"
+    reason = con.execute("SELECT reason FROM card_rules WHERE rule = '704.5u' AND how = 'cited'").fetchone()[0]
     assert reason.endswith("not in the loaded CR")
 
 

@@ -6,10 +6,12 @@
 ``rules``             every CR section, rule and subrule (CR text parsed by
                       :mod:`pipeline.sources.comprehensive_rules`)
 ``glossary``          the CR glossary
-``ruling_rule_refs``  CR numbers a ruling cites (:mod:`pipeline.annotate.citations`)
+``ruling_rule_refs``  CR numbers a ruling cites (:mod:`pipeline.annotate.citations`), each
+                      checked against the ruling's words (:mod:`pipeline.annotate.citation_check`)
+``ruling_rules``      the 0–3 rules each ruling applies (:mod:`pipeline.annotate.ruling_rules`)
 ``inferred_rules``    rules a card's features bring in (:mod:`pipeline.annotate.features`
                       + ``data/rule_features.csv``), each naming its feature
-``card_rules``        view: cited ∪ inferred, per card
+``card_rules``        view: cited ∪ ruling_rules ∪ inferred, per card
 ``ruling_abilities``  the ability a ruling talks about (:mod:`pipeline.annotate.ruling_links`)
 """
 
@@ -20,6 +22,7 @@ from typing import Any
 
 import duckdb
 
+from pipeline.annotate.citation_check import check_citation, citation_starts
 from pipeline.annotate.citations import extract_citations
 from pipeline.annotate.features import Feature, card_features
 from pipeline.annotate.mapping import (
@@ -30,6 +33,7 @@ from pipeline.annotate.mapping import (
     load_mapping,
 )
 from pipeline.annotate.ruling_links import link_ruling
+from pipeline.annotate.ruling_rules import RulingRuleLinker
 from pipeline.sources.comprehensive_rules import parse_comprehensive_rules
 from pipeline.store.ddl import comment_relation, create_table, insert_rows
 
@@ -50,12 +54,30 @@ ANNOTATION_TABLES: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
         ("term", "VARCHAR", "Glossary term."),
         ("text", "VARCHAR", "Definition (several numbered senses are separate lines)."),
     ]),
-    "ruling_rule_refs": ("CR numbers a ruling cites explicitly ('rule 107.3i', '(704.5a)', 'rules 702.19a–c').", [
+    "ruling_rule_refs": ("CR numbers a ruling cites explicitly ('rule 107.3i', '(704.5a)', 'rules 702.19a–c'), each "
+                         "checked against what the ruling says around it.", [
         ("ruling_id", "VARCHAR", "The ruling (rulings.ruling_id)."),
         ("rule", "VARCHAR", "Cited CR number (a range is expanded to every number in it)."),
         ("how", "VARCHAR", "Always 'cited'."),
-        ("resolved", "BOOLEAN", "True when `rule` exists in the `rules` table (the CR edition loaded)."),
+        ("status", "VARCHAR", "'resolved' (the number exists and the ruling's words match its text), 'renumbered?' "
+                              "(it exists but another rule of the same 3-digit rule matches the words clearly better: "
+                              "rulings cite the CR of their date) or 'missing' (not in the loaded CR)."),
+        ("evidence", "VARCHAR", "Why: the ruling's words around the citation and the BM25 scores of the cited rule "
+                                "and of the best rule of its family ('now probably 704.6a')."),
+        ("resolved", "BOOLEAN", "Deprecated (kept one release): status = 'resolved'."),
         ("written", "VARCHAR", "The reference as written in the ruling ('702.19a–c')."),
+    ]),
+    "ruling_rules": ("The 0–3 rules each ruling applies, most specific subrule first; a ruling that states no "
+                     "rules point has no row (docs/annotate.md § Rules a ruling applies).", [
+        ("ruling_id", "VARCHAR", "The ruling (rulings.ruling_id)."),
+        ("oracle_id", "VARCHAR", "The ruling's card (cards.oracle_id)."),
+        ("rule", "VARCHAR", "CR number (rules.rule): a subrule ('608.2b') or, when no subrule stands out, "
+                            "the numbered rule ('702.19')."),
+        ("rank", "INTEGER", "1 = the rule the ruling is most surely about; at most 3."),
+        ("how", "VARCHAR", "Signal that found it: cited, phrase, keyword, glossary_term, ability_feature or "
+                           "text_match (docs/annotate.md)."),
+        ("score", "DOUBLE", "Confidence 0..1 (cited 1.0 > phrase > keyword > glossary_term > ability_feature > "
+                            "text_match); comparable within one ruling."),
     ]),
     "inferred_rules": ("Rules that govern a card because of one of its features (data/rule_features.csv).", [
         ("oracle_id", "VARCHAR", "The card (cards.oracle_id)."),
@@ -75,8 +97,12 @@ CARD_RULES_VIEW = """
 CREATE VIEW card_rules AS
 SELECT r.oracle_id, x.rule, 'cited' AS how,
        'cited by ruling ' || x.ruling_id || ' (' || x.written || ')'
-         || CASE WHEN x.resolved THEN '' ELSE ' — not in the loaded CR' END AS reason
+         || CASE x.status WHEN 'resolved' THEN '' WHEN 'missing' THEN ' — not in the loaded CR'
+            ELSE ' — ' || x.status || ' ' || x.evidence END AS reason
 FROM ruling_rule_refs x JOIN rulings r USING (ruling_id)
+UNION ALL
+SELECT oracle_id, rule, how, 'ruling ' || ruling_id || ' applies it (' || how || ', rank ' || rank || ')' AS reason
+FROM ruling_rules WHERE how <> 'cited'
 UNION ALL
 SELECT oracle_id, rule, 'inferred' AS how, reason FROM inferred_rules
 """
@@ -84,9 +110,12 @@ SELECT oracle_id, rule, 'inferred' AS how, reason FROM inferred_rules
 CARD_RULES_COLUMNS = {
     "oracle_id": "The card (cards.oracle_id).",
     "rule": "CR number (rules.rule) that governs the card.",
-    "how": "'cited' (a ruling of the card cites the rule, ruling_rule_refs) or 'inferred' (from a feature, inferred_rules).",
-    "reason": "Why: 'cited by ruling <ruling_id> (<rule as written>)', with ' — not in the loaded CR' when the cited "
-              "number is not in rules; for inferred rows inferred_rules.reason.",
+    "how": "'cited' (a ruling of the card cites the rule, ruling_rule_refs), a ruling_rules signal (phrase, keyword, "
+           "glossary_term, ability_feature, text_match: a ruling of the card applies the rule) or 'inferred' (from a "
+           "feature, inferred_rules).",
+    "reason": "Why: 'cited by ruling <ruling_id> (<rule as written>)', with ' — not in the loaded CR' or "
+              "' — renumbered? <evidence>' when the citation did not check out; 'ruling <ruling_id> applies it "
+              "(<how>, rank <n>)'; for inferred rows inferred_rules.reason.",
 }
 
 
@@ -106,8 +135,8 @@ def _create(con: duckdb.DuckDBPyConnection) -> None:
     for table, (comment, columns) in ANNOTATION_TABLES.items():
         create_table(con, table, comment, columns, replace=True)
     con.execute(CARD_RULES_VIEW)
-    comment_relation(con, "card_rules", "Rules per card: cited by its rulings ∪ inferred from its features "
-                     "(how = 'cited'|'inferred').", CARD_RULES_COLUMNS, kind="VIEW")
+    comment_relation(con, "card_rules", "Rules per card: cited by its rulings ∪ applied by its rulings (ruling_rules) "
+                     "∪ inferred from its features.", CARD_RULES_COLUMNS, kind="VIEW")
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[tuple]) -> None:
@@ -117,8 +146,8 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[tuple]) -> No
 
 def annotate(con: duckdb.DuckDBPyConnection, rules_text: str,
              mapping_file: str | Path = RULE_FEATURES_FILE) -> dict[str, int]:
-    """Create and fill rules, glossary, ruling_rule_refs, inferred_rules, card_rules (a view)
-    and ruling_abilities in the open database ``con``, which already holds cards, faces,
+    """Create and fill rules, glossary, ruling_rule_refs, inferred_rules, card_rules (a view),
+    ruling_abilities and ruling_rules in the open database ``con``, which already holds cards, faces,
     abilities and rulings (docs/schema.md). Existing annotation tables are replaced.
 
     ``rules_text``: the CR text (any line endings, BOM allowed). Returns row counts per
@@ -133,14 +162,19 @@ def annotate(con: duckdb.DuckDBPyConnection, rules_text: str,
     _insert(con, "rules",
             [(r.rule, r.parent, r.section, r.title, r.text, cr.effective_date, r.position) for r in cr.rules])
     _insert(con, "glossary", [(g.term, g.text) for g in cr.glossary])
-    numbers = {r.rule for r in cr.rules}
+    linker = RulingRuleLinker(cr)
 
-    # Cited references.
+    # Cited references, each checked against the ruling's words.
     rulings = _rows(con, "SELECT ruling_id, oracle_id, comment FROM rulings ORDER BY ruling_id")
     refs = []
+    cited_by: dict[str, list[str]] = {}
     for ruling in rulings:
-        for c in extract_citations(ruling["comment"] or ""):
-            refs.append((ruling["ruling_id"], c.rule, "cited", c.rule in numbers, c.written))
+        for c, start in citation_starts(ruling["comment"] or ""):
+            check = check_citation(linker, ruling["comment"], c, start)
+            refs.append((ruling["ruling_id"], c.rule, "cited", check.status, check.evidence,
+                         check.status == "resolved", c.written))
+            if check.status == "resolved":
+                cited_by.setdefault(ruling["ruling_id"], []).append(c.rule)
     _insert(con, "ruling_rule_refs", refs)
 
     # Inferred rules.
@@ -195,6 +229,19 @@ def annotate(con: duckdb.DuckDBPyConnection, rules_text: str,
         if link:
             links.append((link.ruling_id, link.ability_id, link.method))
     _insert(con, "ruling_abilities", links)
+
+    # The rules each ruling applies: one ruling at a time, against the CR only.
+    feature_rules: dict[str, list[str]] = {}
+    for ability_id, rule in {(r[3], r[1]) for r in inferred if r[3] is not None}:
+        feature_rules.setdefault(ability_id, []).append(rule)
+    about = {ruling_id: ability_id for ruling_id, ability_id, _ in links}
+    applied = []
+    for ruling in rulings:
+        oid, rid = ruling["oracle_id"], ruling["ruling_id"]
+        for link in linker.link(ruling["comment"] or "", names.get(oid, ""), cited_by.get(rid, ()),
+                                sorted(feature_rules.get(about.get(rid, ""), ())), kws.get(oid, ())):
+            applied.append((rid, oid, link.rule, link.rank, link.how, link.score))
+    _insert(con, "ruling_rules", applied)
 
     counts = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ANNOTATION_TABLES}
     counts["card_rules"] = con.execute("SELECT count(*) FROM card_rules").fetchone()[0]

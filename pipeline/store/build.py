@@ -25,6 +25,7 @@ from typing import Callable
 import duckdb
 
 from pipeline.annotate import annotate
+from pipeline.sources.comprehensive_rules import parse_effective_date
 from pipeline.derive import derive
 from pipeline.derive.quality import source_produced_mana
 from pipeline.faults import fault_point
@@ -249,6 +250,7 @@ def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text
         "source": source.kind,
         "source_version": source.version,
         "text_conflicts": str(len(collection.text_conflicts)),
+        "rules_effective_date": str(parse_effective_date(rules_text) or "unknown") if rules_text is not None else "none",
     }
     con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
     return BuildResult(counts, parser.parsed)

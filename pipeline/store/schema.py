@@ -24,6 +24,9 @@ META_KEYS: dict[str, str] = {
     "schema_version": "Schema version of this database (an integer); mtg-pipeline reads only databases of its own schema version.",
     "source": "Kinds of source files read, '+'-joined: 'mtgjson', 'scryfall' or 'mtgjson+scryfall'.",
     "source_version": "The source's own version: MTGJSON meta.version, Scryfall updated_at, or a content hash of local files.",
+    "rules_effective_date": "Effective date (YYYY-MM-DD) of the Comprehensive Rules the annotation tables (rules, "
+                            "ruling_rules, …) were built from — the bundled CR unless --rules/--rules-url gave "
+                            "another; 'none' when built with --no-rules (no annotation tables).",
     "text_conflicts": "Number of oracle ids for which the sources gave two different Oracle texts for one face; "
                       "the first text read was kept.",
 }

@@ -1,0 +1,322 @@
+"""The rules a ruling applies (``ruling_rules``): 0–3 CR numbers per ruling, most specific first.
+
+:class:`RulingRuleLinker` is built once from the Comprehensive Rules alone (rule texts, the
+glossary, keyword titles and ``data/ruling_phrases.csv``); :meth:`RulingRuleLinker.link` then
+looks at one ruling at a time — its text, the card's name, the CR numbers it cites and the
+rules its ability brings — so an incremental refresh that re-annotates a few rulings gets the
+same rows as a full build. No statistic is taken over the rulings.
+
+Signals (the ``how`` of a row; docs/annotate.md has the closed list):
+
+``cited``            the ruling writes the number (``rule 107.3i``, ``(704.5a)``);
+``phrase``           a ruling template of ``data/ruling_phrases.csv`` matches ("is an illegal
+                     target … doesn't resolve" → 608.2b, "copies exactly what was printed" → 707.2);
+``keyword``          the ruling names a keyword ability or a distinctive keyword action (the
+                     title of a CR 701/702 rule: "trample", "scry"); the subrule is picked by BM25
+                     among that rule's subrules;
+``glossary_term``    the ruling uses a term the CR glossary defines ("state-based action",
+                     "mana value"); the subrule is picked by BM25 among the rules the entry points to;
+``ability_feature``  the ability the ruling is about (``ruling_abilities``) has a feature whose
+                     rule (``inferred_rules``: X → 107.3, copy → 707, mana ability → 605) holds a
+                     subrule BM25 ranks high for the ruling;
+``text_match``       BM25 (``bm25s``) over every numbered rule and subrule of the CR, when no other
+                     signal found a rule and the match is strong.
+
+A ruling that states no rules point (errata notes, card-specific reading) gets no row: phrases
+marked ``none`` in the data file, and weak text matches, give nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable
+
+import bm25s
+import numpy as np
+
+from pipeline.annotate.citations import extract_citations
+from pipeline.paths import DATA_DIR
+from pipeline.sources.comprehensive_rules import ComprehensiveRules, is_rule_number
+
+RULING_PHRASES_FILE = DATA_DIR / "ruling_phrases.csv"
+HOWS = ("cited", "phrase", "keyword", "glossary_term", "ability_feature", "text_match")
+MAX_ROWS = 3
+#: A keyword named in a ruling stands alone only when one of its subrules matches the ruling
+#: this well (BM25) and about as well as any rule: "multiple instances of shadow are redundant".
+KEYWORD_SUPPORT = 7.0
+
+# Keyword actions (CR 701) that rulings name in passing ("exile it", "destroy"), so naming
+# them says nothing about which rule applies; distinctive ones (scry, proliferate) do.
+GENERIC_ACTIONS = frozenset({
+    "activate", "attach", "cast", "counter", "create", "destroy", "discard", "double", "triple", "exchange",
+    "exile", "fight", "play", "reveal", "sacrifice", "search", "shuffle", "tap and untap", "regenerate",
+    "transform", "convert", "vote", "support", "learn", "discover", "behold",
+})
+_STOP = frozenset("""a an the and or of to in on it its is are be been was were that this these those with for from as
+at by if then than any each your you their they them can may will would does do not no only also into onto has have had
+which who whose when whenever while other another same such so but there here what how all one more less up out even
+because before after during until both either s t ll won don doesn isn""".split())
+_WORD_RE = re.compile(r"[a-z0-9]+(?:/[a-z0-9+]+)?")
+# A glossary term used more often than this in the rule texts is too general to point anywhere,
+# and so are these, which rulings use as everyday words ("it's tapped", "when it dies").
+GENERIC_TERM_USES = 60
+GENERIC_TERMS = frozenset({
+    "tapped", "untapped", "untap", "dies", "basic", "oracle", "loyalty", "creature type", "defending player",
+    "as though", "leaves the battlefield", "combat damage", "poison counter", "emblem", "enchantment",
+    "attacking player", "nonbasic land", "permanent card", "land type", "card type", "counter",
+})
+
+
+class PhraseError(ValueError):
+    """``data/ruling_phrases.csv`` is malformed; the message names the file, line and field."""
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """One ruling template: ``pattern`` (regex, case-insensitive, on the ruling text with ’ as ')
+    → ``rules`` (CR numbers, most specific first; ``722*`` = the subrule of 722 that BM25 ranks
+    highest for the ruling) or ``none`` (the ruling states no rules point)."""
+
+    pattern: re.Pattern
+    rules: tuple[str, ...]
+    none: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class RuleLink:
+    """One ``ruling_rules`` row without its ids: ``rule`` (CR number), ``rank`` (1 = most
+    specific / strongest), ``how`` (one of :data:`HOWS`) and ``score`` (0..1, larger is surer)."""
+
+    rule: str
+    rank: int
+    how: str
+    score: float
+
+
+def load_phrases(path: str | Path = RULING_PHRASES_FILE, known: set[str] | None = None) -> list[Phrase]:
+    """Read the phrase table (columns ``pattern``, ``rules``, ``reason``; ``rules`` is
+    space-separated CR numbers or ``none``). Raises :class:`PhraseError` for a missing column,
+    an empty field, a bad regex, or a number that is not a CR number (or not in ``known``)."""
+    path = Path(path)
+    out: list[Phrase] = []
+    with path.open(encoding="utf-8", newline="") as fh:
+        reader = csv.DictReader(fh)
+        missing = {"pattern", "rules", "reason"} - set(reader.fieldnames or [])
+        if missing:
+            raise PhraseError(f"{path}: missing column(s) {sorted(missing)}")
+        for lineno, row in enumerate(reader, start=2):
+            pattern, rules, reason = ((row.get(k) or "").strip() for k in ("pattern", "rules", "reason"))
+            if not pattern or not rules or not reason:
+                raise PhraseError(f"{path}: line {lineno}: empty pattern, rules or reason")
+            try:
+                rx = re.compile(pattern, re.IGNORECASE)
+            except re.error as exc:
+                raise PhraseError(f"{path}: line {lineno}: field pattern: {exc}") from exc
+            numbers = tuple(rules.split())
+            none = numbers == ("none",)
+            for n in () if none else numbers:
+                n = n.removesuffix("*")
+                if not is_rule_number(n) or (known is not None and n not in known):
+                    raise PhraseError(f"{path}: line {lineno}: field rules: {n!r} is not a rule of the loaded CR")
+            out.append(Phrase(rx, () if none else numbers, none, reason))
+    return out
+
+
+def _plain(text: str) -> str:
+    return (text or "").replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
+
+
+@lru_cache(maxsize=1 << 16)
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ies", "es", "ed", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-cased, stop-word-free, crudely stemmed words of ``text`` (the BM25 vocabulary)."""
+    t = _plain(text).lower().replace("enters the battlefield", "enters")
+    return [_stem(w) for w in _WORD_RE.findall(t) if w not in _STOP and len(w) > 1]
+
+
+_PHRASE_WORD_RE = re.compile(r"[a-z0-9][a-z0-9'/+-]*")
+MAX_PHRASE_WORDS = 5
+
+
+def _phrases_in(text: str, vocabulary: dict[str, object] | set[str]) -> list[str]:
+    """Every entry of ``vocabulary`` (lower-case phrases of 1–5 words) found in ``text`` as whole
+    words, a plural last word allowed ("state-based actions" finds "state-based action"), in
+    order of appearance; a longer phrase wins over the phrases inside it."""
+    words = _PHRASE_WORD_RE.findall(_plain(text).lower())
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for n in range(min(MAX_PHRASE_WORDS, len(words) - i), 0, -1):
+            gram = " ".join(words[i:i + n])
+            hit = gram if gram in vocabulary else None
+            if hit is None and gram.endswith("s"):
+                for cut in (gram[:-1], gram[:-2] if gram.endswith("es") else None):
+                    if cut and cut in vocabulary:
+                        hit = cut
+                        break
+            if hit is not None:
+                out.append(hit)
+                i += n - 1
+                break
+        i += 1
+    return out
+
+
+def _base(rule: str) -> str:
+    """The numbered rule of a subrule (``707.9b`` → ``707.9``); other numbers unchanged."""
+    return rule[:-1] if "." in rule and rule[-1].isalpha() else rule
+
+
+class RulingRuleLinker:
+    """Links rulings to CR rules; built from one CR edition (see the module docstring).
+
+    ``cr``: the parsed rules; ``phrases``: the phrase table (default: ``data/ruling_phrases.csv``).
+    Raises :class:`PhraseError` when a phrase names a number the CR does not have.
+    """
+
+    def __init__(self, cr: ComprehensiveRules, phrases: list[Phrase] | None = None):
+        by = cr.by_number()
+        self.known = set(by)
+        self.phrases = phrases if phrases is not None else load_phrases(known=self.known)
+        # Documents: numbered rules and subrules ("608.2", "608.2b"), each with its rule's title.
+        self.docs = [r.rule for r in cr.rules if "." in r.rule]
+        self.index_of = {rule: i for i, rule in enumerate(self.docs)}
+        texts = []
+        for rule in self.docs:
+            head = by.get(rule.split(".")[0])
+            parent = by.get(_base(rule)) if rule != _base(rule) else None
+            title = " ".join(x for x in (head.title if head else "", parent.title if parent and parent.title else "") if x)
+            texts.append(tokens(f"{title} {by[rule].text.split('Example:')[0]}"))
+        self.bm25 = bm25s.BM25()
+        self.bm25.index(texts, show_progress=False)
+        # Subtrees: numbered rule / rule → its documents.
+        self.subtree: dict[str, list[int]] = {}
+        for i, rule in enumerate(self.docs):
+            for prefix in {rule.split(".")[0], _base(rule), rule}:
+                self.subtree.setdefault(prefix, []).append(i)
+        # Keywords (CR 701/702 titles) → rule, and glossary terms → the rules their entries point
+        # to (a term that is in many rule texts is too general to point anywhere): one regex each.
+        keywords: dict[str, str] = {}
+        for r in cr.rules:
+            if r.title and r.rule.count(".") == 1 and r.rule.split(".")[0] in ("701", "702") and r.rule[-1].isdigit():
+                if r.title.lower() not in GENERIC_ACTIONS:
+                    keywords.setdefault(r.title.lower(), r.rule)
+        self.keywords = keywords
+        candidates: dict[str, tuple[str, ...]] = {}
+        for g in cr.glossary:
+            term = re.sub(r"\s*\(.*\)$", "", g.term).strip().lower()
+            rules = tuple(dict.fromkeys(c.rule for c in extract_citations(g.text) if c.rule in by))
+            if (len(term) >= 4 and rules and term not in keywords and term not in GENERIC_ACTIONS
+                    and term not in GENERIC_TERMS):
+                candidates.setdefault(term, rules)
+        uses: dict[str, int] = {}
+        for phrase in _phrases_in(" ".join(by[d].text for d in self.docs), candidates):
+            uses[phrase] = uses.get(phrase, 0) + 1
+        terms = {t: r for t, r in candidates.items() if uses.get(t, 0) <= GENERIC_TERM_USES}
+        self.terms = terms
+
+    # -- scoring helpers -------------------------------------------------------------------
+    def scores(self, text: str) -> np.ndarray:
+        """BM25 score of every document for ``text`` (array aligned with ``self.docs``)."""
+        q = tokens(text)
+        if not q:
+            return np.zeros(len(self.docs), dtype=np.float32)
+        return self.bm25.get_scores(q)
+
+    def best_in(self, prefix: str, s: np.ndarray) -> tuple[str, float] | None:
+        """The best-scoring document under ``prefix`` (a rule and its subrules), or None."""
+        idx = self.subtree.get(prefix)
+        if not idx:
+            return None
+        j = max(idx, key=lambda i: s[i])
+        return self.docs[j], float(s[j])
+
+    # -- the method ------------------------------------------------------------------------
+    def link(self, comment: str, card_name: str = "", cited: Iterable[str] = (),
+             feature_rules: Iterable[str] = (), card_keywords: Iterable[str] = ()) -> list[RuleLink]:
+        """Return 0–:data:`MAX_ROWS` :class:`RuleLink` for one ruling, rank 1 first.
+
+        ``comment``: the ruling text; ``card_name``: its card (removed before matching);
+        ``cited``: CR numbers the ruling cites that exist in this CR; ``feature_rules``: rules
+        the ruling's ability brings (``inferred_rules`` of the linked ability); ``card_keywords``:
+        the card's keywords (a keyword the card has counts more than one named in passing).
+        """
+        text = _plain(comment)
+        for name in sorted({card_name, *card_name.split(" // ")}, key=len, reverse=True):
+            if len(name) > 2:
+                text = text.replace(_plain(name), "this")
+        s = self.scores(text)
+        top = float(s.max()) if len(s) else 0.0
+        found: list[tuple[str, str, float]] = []  # (rule, how, score) in priority order
+        weak: list[tuple[str, str, float]] = []   # only fill ranks beside a signal in `found`
+
+        def add(rule: str, how: str, score: float) -> None:
+            found.append((rule, how, score))
+
+        for rule in cited:
+            add(rule, "cited", 1.0)
+        says_none = False
+        for ph in self.phrases:
+            if ph.pattern.search(text):
+                if ph.none:
+                    says_none = True
+                    continue
+                for rule in ph.rules:
+                    if rule.endswith("*"):
+                        best = self.best_in(rule[:-1], s)
+                        rule = best[0] if best and best[1] > 0 else rule[:-1]
+                    add(rule, "phrase", 0.9)
+        if says_none and not found:
+            return []
+        norm = max(top, 1e-9)
+        own = {k.lower() for k in card_keywords}
+        for name in dict.fromkeys(_phrases_in(text, self.keywords)):
+            rule = self.keywords[name]
+            best = self.best_in(rule, s)
+            if best:
+                pick = best[0] if best[1] >= 0.5 * norm else rule
+                score = (0.6 if name in own else 0.5) + 0.3 * best[1] / norm
+                if best[1] >= KEYWORD_SUPPORT and best[1] >= 0.8 * norm:
+                    add(pick, "keyword", score)
+                else:  # named in passing ("… and give them haste"): only beside a stronger signal
+                    weak.append((pick, "keyword", score))
+        for term in dict.fromkeys(_phrases_in(text, self.terms)):
+            cands = [b for b in (self.best_in(r, s) for r in self.terms[term]) if b]
+            if cands:
+                rule, sc = max(cands, key=lambda b: b[1])
+                if sc >= KEYWORD_SUPPORT and sc >= 0.8 * norm:
+                    add(rule, "glossary_term", 0.4 + 0.3 * sc / norm)
+                elif sc >= 0.6 * norm or " " in term or "-" in term:
+                    weak.append((rule, "glossary_term", 0.4 + 0.3 * sc / norm))
+        if found:
+            found.extend(weak)
+        if found:  # the ruling's ability's features refine, never stand alone
+            for fr in feature_rules:
+                best = self.best_in(fr, s)
+                if best and best[1] >= 0.8 * norm:
+                    add(best[0], "ability_feature", 0.3 + 0.4 * best[1] / norm)
+        if found and top > 0:  # BM25's own best rule fills a free rank, never stands alone
+            add(self.docs[int(np.argmax(s))], "text_match", 0.3 * min(1.0, top / 20))
+        out: list[RuleLink] = []
+        seen: set[str] = set()
+        for rule, how, score in found:
+            if _base(rule) in seen or rule in seen:
+                continue
+            seen.update({rule, _base(rule)})
+            out.append(RuleLink(rule, len(out) + 1, how, round(score, 3)))
+            if len(out) == MAX_ROWS:
+                break
+        return out
+
+
