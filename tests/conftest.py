@@ -131,6 +131,25 @@ def bundled_db() -> Path:
     return bundled_database()
 
 
+@lru_cache(maxsize=1)
+def mtgjson_corpus_database() -> Path:
+    """The whole MTGJSON 2022 corpus built once per test session, as a user would: ``refresh``
+    of the set-file directory without ``--rules`` (so annotated with the bundled CR)."""
+    from pipeline.refresh import refresh
+
+    tmp = Path(tempfile.mkdtemp(prefix="mtg-mtgjson-"))
+    atexit.register(shutil.rmtree, tmp, True)
+    db = tmp / "mtgjson.duckdb"
+    assert refresh([MTGJSON_DIR], db).status == "ok"
+    return db
+
+
+@pytest.fixture(scope="session")
+def mtgjson_db(corpus) -> Path:
+    """The shared whole-corpus database (see :func:`mtgjson_corpus_database`); read it, never write it."""
+    return mtgjson_corpus_database()
+
+
 def rows(db, sql: str, params=None) -> list[tuple]:
     """All rows of ``sql`` (with ``params``) on ``db`` opened read-only."""
     con = duckdb.connect(str(db), read_only=True)

@@ -71,6 +71,10 @@ def test_mtgjson_corpus_builds_every_card_and_face(mtgjson_over_scryfall):
         assert con.execute("SELECT first_set_code, first_released_at::VARCHAR FROM cards "
                            "WHERE name = 'Llanowar Elves'").fetchone() == ("LEA", "1993-08-05")
         assert con.execute("SELECT lang FROM card_names WHERE name = 'Llanowarelfen'").fetchall() == [("de",)]
+        # no --rules: the rules tables are there, filled from the bundled CR (CR 2026-02-27)
+        assert con.execute("SELECT count(*), max(effective_date)::VARCHAR FROM rules").fetchone() == (3275, "2026-02-27")
+        assert con.execute("SELECT value FROM meta WHERE key = 'rules_effective_date'").fetchone() == ("2026-02-27",)
+        assert con.execute("SELECT count(*) FROM ruling_rule_refs").fetchone() == (17,)
     finally:
         con.close()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import re
 import json
 import shutil
 
@@ -10,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from pipeline.cli import main
+from pipeline.paths import BUNDLED_RULES
 from pipeline.refresh import refresh
 from tests.conftest import rows, scryfall_objects, write_gzip_json, write_jsonl
 
@@ -131,9 +133,46 @@ def test_card_cli_shows_faces_kinds_produced_mana_and_rulings(bundled_db):
     elves = runner.invoke(main, ["card", "Llanowar Elves", "--db", str(bundled_db)])
     assert elves.exit_code == 0, elves.output
     assert "Produced mana: {G}" in elves.output
-    assert "0.0 [activated, mana ability] {T}: Add {G}." in elves.output
+    assert "1. [activated, mana ability] {T}: Add {G}." in elves.output  # abilities numbered per face
     fire_ice = runner.invoke(main, ["card", "Ice", "--db", str(bundled_db)])  # a face name finds its card
     assert fire_ice.output.startswith("Fire // Ice\n")
     assert "[Fire]" in fire_ice.output and "[Ice]" in fire_ice.output and "Produced mana: none" in fire_ice.output
+    assert "Fire 1. [spell] Fire deals 2 damage" in fire_ice.output and "Ice 1. [spell] Tap target permanent." in fire_ice.output
     ego = runner.invoke(main, ["card", "Altered Ego", "--db", str(bundled_db), "--format", "md"])
-    assert ego.output.count("\n- **20") == 9  # its nine rulings, each with its date
+    assert len(re.findall(r"\n- \*\*\d{4}-\d\d-\d\d\*\*", ego.output)) == 9  # its nine rulings, each with its date
+
+
+def test_always_annotated_and_rules_are_part_of_the_source_version(tmp_path):
+    """Without --rules a refresh of local files uses the bundled CR and records its date; --no-rules
+    builds no annotation tables; adding, changing or dropping the rules file is never 'unchanged'."""
+    from tests.conftest import MTGJSON_DIR, RULES_TXT
+
+    source = MTGJSON_DIR / "ARN.json.gz"
+    db = tmp_path / "arn.duckdb"
+    runner = CliRunner()
+
+    def run(*extra):
+        result = runner.invoke(main, ["refresh", "--source", str(source), "--db", str(db), "--quiet", *extra])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    assert run().startswith("built ")
+    meta = dict(rows(db, "SELECT key, value FROM meta"))
+    assert meta["rules_effective_date"] == "2026-02-27"
+    assert meta["source_version"].endswith(" rules=sha256:" + _sha16(BUNDLED_RULES))
+    assert rows(db, "SELECT count(*) FROM rules") == [(3275,)]
+    assert rows(db, "SELECT count(*) > 0 FROM ruling_rules") == [(True,)]
+    assert run().startswith("unchanged: ")
+    # the same CR as a plain-text file is another rules file: a new build
+    assert run("--rules", str(RULES_TXT)).startswith("built ")
+    assert dict(rows(db, "SELECT key, value FROM meta"))["source_version"].endswith(" rules=sha256:" + _sha16(RULES_TXT))
+    assert run("--no-rules").startswith("built ")
+    meta = dict(rows(db, "SELECT key, value FROM meta"))
+    assert meta["rules_effective_date"] == "none" and meta["source_version"].endswith(" rules=none")
+    assert rows(db, "SELECT count(*) FROM information_schema.tables WHERE table_name IN ('rules', 'ruling_rules')") == [(0,)]
+    assert run("--no-rules").startswith("unchanged: ")
+
+
+def _sha16(path) -> str:
+    import hashlib
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]

@@ -101,8 +101,10 @@ SELECT r.oracle_id, x.rule, 'cited' AS how,
             ELSE ' — ' || x.status || ' ' || x.evidence END AS reason
 FROM ruling_rule_refs x JOIN rulings r USING (ruling_id)
 UNION ALL
-SELECT oracle_id, rule, how, 'ruling ' || ruling_id || ' applies it (' || how || ', rank ' || rank || ')' AS reason
-FROM ruling_rules WHERE how <> 'cited'
+SELECT a.oracle_id, a.rule, a.how,
+       'the ruling of ' || strftime(u.published_at, '%Y-%m-%d') || ' (' || a.ruling_id || ') applies it ('
+         || a.how || ', rank ' || a.rank || ')' AS reason
+FROM ruling_rules a JOIN rulings u USING (ruling_id) WHERE a.how <> 'cited'
 UNION ALL
 SELECT oracle_id, rule, 'inferred' AS how, reason FROM inferred_rules
 """
@@ -114,8 +116,8 @@ CARD_RULES_COLUMNS = {
            "glossary_term, ability_feature, text_match: a ruling of the card applies the rule) or 'inferred' (from a "
            "feature, inferred_rules).",
     "reason": "Why: 'cited by ruling <ruling_id> (<rule as written>)', with ' — not in the loaded CR' or "
-              "' — renumbered? <evidence>' when the citation did not check out; 'ruling <ruling_id> applies it "
-              "(<how>, rank <n>)'; for inferred rows inferred_rules.reason.",
+              "' — renumbered? <evidence>' when the citation did not check out; 'the ruling of <date> "
+              "(<ruling_id>) applies it (<how>, rank <n>)'; for inferred rows inferred_rules.reason.",
 }
 
 
@@ -236,11 +238,14 @@ def annotate(con: duckdb.DuckDBPyConnection, rules_text: str,
         feature_rules.setdefault(ability_id, []).append(rule)
     about = {ruling_id: ability_id for ruling_id, ability_id, _ in links}
     applied = []
+    memo: dict[tuple, list] = {}  # the same text, card and signals give the same links
     for ruling in rulings:
         oid, rid = ruling["oracle_id"], ruling["ruling_id"]
-        for link in linker.link(ruling["comment"] or "", names.get(oid, ""), cited_by.get(rid, ()),
-                                sorted(feature_rules.get(about.get(rid, ""), ())), kws.get(oid, ())):
-            applied.append((rid, oid, link.rule, link.rank, link.how, link.score))
+        key = (ruling["comment"] or "", names.get(oid, ""), tuple(cited_by.get(rid, ())),
+               tuple(sorted(feature_rules.get(about.get(rid, ""), ()))), tuple(kws.get(oid, ())))
+        if key not in memo:
+            memo[key] = linker.link(*key)
+        applied.extend((rid, oid, link.rule, link.rank, link.how, link.score) for link in memo[key])
     _insert(con, "ruling_rules", applied)
 
     counts = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ANNOTATION_TABLES}

@@ -35,8 +35,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
+import ahocorasick
 import bm25s
 import numpy as np
+
+try:  # the regex parser, to find the literals a phrase needs (Python 3.11+ / older)
+    import re._constants as _sc
+    import re._parser as _sp
+except ImportError:  # pragma: no cover - Python 3.10
+    import sre_constants as _sc  # type: ignore[no-redef]
+    import sre_parse as _sp  # type: ignore[no-redef]
 
 from pipeline.annotate.citations import extract_citations
 from pipeline.paths import DATA_DIR
@@ -75,6 +83,35 @@ class PhraseError(ValueError):
     """``data/ruling_phrases.csv`` is malformed; the message names the file, line and field."""
 
 
+def required_literals(pattern: str) -> frozenset[str] | None:
+    """Lower-case strings of which at least one occurs in every text ``pattern`` matches, or None
+    when there is no such set of strings of 3 characters or more. A cheap ``in`` test on them
+    skips most regex searches (the phrase table is tried on every ruling)."""
+    def seq(items) -> frozenset[str] | None:
+        best: frozenset[str] | None = None
+        run = ""
+
+        def offer(cand: frozenset[str] | None) -> None:
+            nonlocal best
+            if cand and min(map(len, cand)) >= 3 and (best is None or min(map(len, cand)) > min(map(len, best))):
+                best = cand
+        for op, arg in list(items) + [(None, None)]:
+            if op is _sc.LITERAL:
+                run += chr(arg).lower()
+                continue
+            offer(frozenset({run}) if run else None)
+            run = ""
+            if op is _sc.BRANCH:
+                branches = [seq(b) for b in arg[1]]
+                offer(None if any(b is None for b in branches) else frozenset().union(*branches))
+            elif op is _sc.SUBPATTERN:
+                offer(seq(arg[-1]))
+            elif op in (_sc.MAX_REPEAT, _sc.MIN_REPEAT) and arg[0] >= 1:
+                offer(seq(arg[2]))
+        return best
+    return seq(_sp.parse(pattern))
+
+
 @dataclass(frozen=True)
 class Phrase:
     """One ruling template: ``pattern`` (regex, case-insensitive, on the ruling text with ’ as ')
@@ -85,6 +122,7 @@ class Phrase:
     rules: tuple[str, ...]
     none: bool
     reason: str
+    needs: frozenset[str] | None = None  # required_literals(pattern)
 
 
 @dataclass(frozen=True)
@@ -123,7 +161,7 @@ def load_phrases(path: str | Path = RULING_PHRASES_FILE, known: set[str] | None 
                 n = n.removesuffix("*")
                 if not is_rule_number(n) or (known is not None and n not in known):
                     raise PhraseError(f"{path}: line {lineno}: field rules: {n!r} is not a rule of the loaded CR")
-            out.append(Phrase(rx, () if none else numbers, none, reason))
+            out.append(Phrase(rx, () if none else numbers, none, reason, required_literals(pattern)))
     return out
 
 
@@ -145,31 +183,44 @@ def tokens(text: str) -> list[str]:
     return [_stem(w) for w in _WORD_RE.findall(t) if w not in _STOP and len(w) > 1]
 
 
-_PHRASE_WORD_RE = re.compile(r"[a-z0-9][a-z0-9'/+-]*")
-MAX_PHRASE_WORDS = 5
 
 
-def _phrases_in(text: str, vocabulary: dict[str, object] | set[str]) -> list[str]:
-    """Every entry of ``vocabulary`` (lower-case phrases of 1–5 words) found in ``text`` as whole
-    words, a plural last word allowed ("state-based actions" finds "state-based action"), in
-    order of appearance; a longer phrase wins over the phrases inside it."""
-    words = _PHRASE_WORD_RE.findall(_plain(text).lower())
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789'/+-")
+
+
+class Vocabulary(dict):
+    """Lower-case phrases (keyword titles, glossary terms) → a value, with an Aho–Corasick
+    automaton that finds them and their plurals in a text in one pass."""
+
+    def __init__(self, items: dict):
+        super().__init__(items)
+        self.automaton = ahocorasick.Automaton()
+        for phrase in self:
+            for surface in (phrase, phrase + "s", phrase + "es"):
+                self.automaton.add_word(surface, (phrase, len(surface)))
+        if len(self):
+            self.automaton.make_automaton()
+
+
+def _phrases_in(text: str, vocabulary: Vocabulary) -> list[str]:
+    """Every entry of ``vocabulary`` found in ``text`` as whole words, a plural last word allowed
+    ("state-based actions" finds "state-based action"), in order of appearance; a longer phrase
+    wins over the phrases inside it."""
+    if not len(vocabulary):
+        return []
+    t = _plain(text).lower()
+    hits = []
+    for end, (phrase, n) in vocabulary.automaton.iter(t):
+        start = end - n + 1
+        if (start == 0 or t[start - 1] not in _WORD_CHARS) and (end + 1 == len(t) or t[end + 1] not in _WORD_CHARS):
+            hits.append((start, -n, end, phrase))
+    hits.sort()
     out: list[str] = []
-    i = 0
-    while i < len(words):
-        for n in range(min(MAX_PHRASE_WORDS, len(words) - i), 0, -1):
-            gram = " ".join(words[i:i + n])
-            hit = gram if gram in vocabulary else None
-            if hit is None and gram.endswith("s"):
-                for cut in (gram[:-1], gram[:-2] if gram.endswith("es") else None):
-                    if cut and cut in vocabulary:
-                        hit = cut
-                        break
-            if hit is not None:
-                out.append(hit)
-                i += n - 1
-                break
-        i += 1
+    reached = -1
+    for start, _, end, phrase in hits:
+        if start > reached:
+            out.append(phrase)
+            reached = end
     return out
 
 
@@ -212,7 +263,7 @@ class RulingRuleLinker:
             if r.title and r.rule.count(".") == 1 and r.rule.split(".")[0] in ("701", "702") and r.rule[-1].isdigit():
                 if r.title.lower() not in GENERIC_ACTIONS:
                     keywords.setdefault(r.title.lower(), r.rule)
-        self.keywords = keywords
+        self.keywords = Vocabulary(keywords)
         candidates: dict[str, tuple[str, ...]] = {}
         for g in cr.glossary:
             term = re.sub(r"\s*\(.*\)$", "", g.term).strip().lower()
@@ -221,10 +272,28 @@ class RulingRuleLinker:
                     and term not in GENERIC_TERMS):
                 candidates.setdefault(term, rules)
         uses: dict[str, int] = {}
-        for phrase in _phrases_in(" ".join(by[d].text for d in self.docs), candidates):
+        for phrase in _phrases_in(" ".join(by[d].text for d in self.docs), Vocabulary(candidates)):
             uses[phrase] = uses.get(phrase, 0) + 1
         terms = {t: r for t, r in candidates.items() if uses.get(t, 0) <= GENERIC_TERM_USES}
-        self.terms = terms
+        self.terms = Vocabulary(terms)
+        self.vocabulary = Vocabulary({**terms, **keywords})
+        # Every literal some phrase needs, found in one pass (Aho–Corasick, overlapping matches).
+        self._literals = ahocorasick.Automaton()
+        self._always = [i for i, ph in enumerate(self.phrases) if ph.needs is None]
+        self._needed_by: dict[str, list[int]] = {}
+        for i, ph in enumerate(self.phrases):
+            for w in ph.needs or ():
+                self._needed_by.setdefault(w, []).append(i)
+        for w in self._needed_by:
+            self._literals.add_word(w, w)
+        if len(self._literals):
+            self._literals.make_automaton()
+
+    def _literals_in(self, lowered: str) -> set[str]:
+        """The phrase-table literals (:func:`required_literals`) that occur in ``lowered``."""
+        if not len(self._literals):
+            return set()
+        return {w for _, w in self._literals.iter(lowered)}
 
     # -- scoring helpers -------------------------------------------------------------------
     def scores(self, text: str) -> np.ndarray:
@@ -256,64 +325,72 @@ class RulingRuleLinker:
         for name in sorted({card_name, *card_name.split(" // ")}, key=len, reverse=True):
             if len(name) > 2:
                 text = text.replace(_plain(name), "this")
+        cited = list(cited)
+        says_none = False
+        phrase_rules: list[str] = []
+        candidates = set(self._always)
+        for w in self._literals_in(text.lower()):
+            candidates.update(self._needed_by[w])
+        for i in sorted(candidates):  # in file order
+            ph = self.phrases[i]
+            if ph.pattern.search(text):
+                says_none = says_none or ph.none
+                phrase_rules.extend(ph.rules)
+        if says_none and not cited:
+            return []
+        named = list(dict.fromkeys(_phrases_in(text, self.vocabulary)))
+        keywords = [n for n in named if n in self.keywords]
+        terms = [n for n in named if n in self.terms]
+        if not (cited or phrase_rules or keywords or terms):
+            return []  # nothing in the ruling points at a rule: no BM25 needed
         s = self.scores(text)
         top = float(s.max()) if len(s) else 0.0
+        norm = max(top, 1e-9)
         found: list[tuple[str, str, float]] = []  # (rule, how, score) in priority order
         weak: list[tuple[str, str, float]] = []   # only fill ranks beside a signal in `found`
-
-        def add(rule: str, how: str, score: float) -> None:
-            found.append((rule, how, score))
-
-        for rule in cited:
-            add(rule, "cited", 1.0)
-        says_none = False
-        for ph in self.phrases:
-            if ph.pattern.search(text):
-                if ph.none:
-                    says_none = True
-                    continue
-                for rule in ph.rules:
-                    if rule.endswith("*"):
-                        best = self.best_in(rule[:-1], s)
-                        rule = best[0] if best and best[1] > 0 else rule[:-1]
-                    add(rule, "phrase", 0.9)
-        if says_none and not found:
-            return []
-        norm = max(top, 1e-9)
+        found.extend((rule, "cited", 1.0) for rule in cited)
+        for rule in phrase_rules:
+            if rule.endswith("*"):
+                best = self.best_in(rule[:-1], s)
+                rule = best[0] if best and best[1] > 0 else rule[:-1]
+            found.append((rule, "phrase", 0.9))
         own = {k.lower() for k in card_keywords}
-        for name in dict.fromkeys(_phrases_in(text, self.keywords)):
+        for name in keywords:
             rule = self.keywords[name]
             best = self.best_in(rule, s)
             if best:
                 pick = best[0] if best[1] >= 0.5 * norm else rule
                 score = (0.6 if name in own else 0.5) + 0.3 * best[1] / norm
-                if best[1] >= KEYWORD_SUPPORT and best[1] >= 0.8 * norm:
-                    add(pick, "keyword", score)
-                else:  # named in passing ("… and give them haste"): only beside a stronger signal
-                    weak.append((pick, "keyword", score))
-        for term in dict.fromkeys(_phrases_in(text, self.terms)):
+                # named in passing ("… and give them haste"): only beside a stronger signal
+                (found if best[1] >= KEYWORD_SUPPORT and best[1] >= 0.8 * norm else weak).append(
+                    (pick, "keyword", score))
+        for term in terms:
             cands = [b for b in (self.best_in(r, s) for r in self.terms[term]) if b]
             if cands:
                 rule, sc = max(cands, key=lambda b: b[1])
                 if sc >= KEYWORD_SUPPORT and sc >= 0.8 * norm:
-                    add(rule, "glossary_term", 0.4 + 0.3 * sc / norm)
+                    found.append((rule, "glossary_term", 0.4 + 0.3 * sc / norm))
                 elif sc >= 0.6 * norm or " " in term or "-" in term:
                     weak.append((rule, "glossary_term", 0.4 + 0.3 * sc / norm))
-        if found:
-            found.extend(weak)
-        if found:  # the ruling's ability's features refine, never stand alone
-            for fr in feature_rules:
-                best = self.best_in(fr, s)
-                if best and best[1] >= 0.8 * norm:
-                    add(best[0], "ability_feature", 0.3 + 0.4 * best[1] / norm)
-        if found and top > 0:  # BM25's own best rule fills a free rank, never stands alone
-            add(self.docs[int(np.argmax(s))], "text_match", 0.3 * min(1.0, top / 20))
+        if not found:
+            return []
+        found.extend(weak)
+        for fr in feature_rules:  # the ruling's ability's features refine, never stand alone
+            best = self.best_in(fr, s)
+            if best and best[1] >= 0.8 * norm:
+                found.append((best[0], "ability_feature", 0.3 + 0.4 * best[1] / norm))
+        if top > 0:  # BM25's best rule fills a free rank beside a found rule of the same 3-digit rule
+            best = self.docs[int(np.argmax(s))]
+            if any(best.split(".")[0] == rule.split(".")[0] for rule, _, _ in found):
+                found.append((best, "text_match", 0.3 * min(1.0, top / 20)))
         out: list[RuleLink] = []
         seen: set[str] = set()
         for rule, how, score in found:
-            if _base(rule) in seen or rule in seen:
+            # one row per rule; a numbered rule and its own subrule are one rule here (608.2 / 608.2b),
+            # two subrules of one numbered rule (107.3g, 107.3m) are two
+            if rule in seen or (rule == _base(rule) and rule in {_base(r) for r in seen}) or _base(rule) in seen:
                 continue
-            seen.update({rule, _base(rule)})
+            seen.add(rule)
             out.append(RuleLink(rule, len(out) + 1, how, round(score, 3)))
             if len(out) == MAX_ROWS:
                 break

@@ -37,13 +37,27 @@ class RuleEntry:
 
 
 @dataclass
+class Citation:
+    """A CR number the ruling cites: ``text`` is the rule's text only when the citation checked out
+    (``status`` 'resolved'); for 'renumbered?' or 'missing' the page shows the flag and ``evidence``
+    instead of a rule that may not be the one the ruling meant (docs/annotate.md)."""
+
+    rule: str
+    status: str
+    text: str | None
+    evidence: str
+
+
+@dataclass
 class RulingEntry:
-    """A ruling with its cited CR numbers (rule, resolved text or None) and its linked ability."""
+    """A ruling in source order with the rules it applies (``ruling_rules``: rule, how), its
+    citations and its linked ability (ability label, method)."""
 
     published_at: str
     comment: str
-    citations: list[tuple[str, str | None]]
-    ability: tuple[str, str] | None  # (ability text, method)
+    citations: list[Citation]
+    ability: tuple[str, str] | None  # (ability label "2" / "Stomp 1", method)
+    rules: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -72,6 +86,30 @@ def _dicts(con, sql: str, params: list) -> list[dict]:
     return [dict(zip(names, row)) for row in cur.fetchall()]
 
 
+def _columns(con: duckdb.DuckDBPyConnection, table: str) -> set[str]:
+    return {r[0] for r in con.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = ?", [table]).fetchall()}
+
+
+def _number_abilities(abilities: list[dict], faces: list[dict]) -> None:
+    """Give each ability its number on its face, 1-based ("2"), with the face name on a card of
+    several faces ("Stomp 1"); reminder-only lines ("//") get no number."""
+    names = {f["face_index"]: f["name"] for f in faces}
+    count: dict[int, int] = {}
+    for a in abilities:
+        if (a["text"] or "").strip() in ("", "//"):
+            a["label"] = ""
+            continue
+        count[a["face_index"]] = count.get(a["face_index"], 0) + 1
+        n = count[a["face_index"]]
+        a["label"] = f"{names.get(a['face_index'], '')} {n}" if len(faces) > 1 else str(n)
+
+
+def _rule_body(text: str | None) -> list[str]:
+    """A rule's text without its examples, one entry per paragraph."""
+    return [p for p in (text or "").split("\nExample:")[0].split("\n") if p.strip()]
+
+
 def _rule_sort_key(rule: str) -> tuple:
     head, _, rest = rule.partition(".")
     num = "".join(ch for ch in rest if ch.isdigit())
@@ -89,8 +127,9 @@ def load_card_page(con: duckdb.DuckDBPyConnection, name: str) -> CardPage:
     oracle_id, full_name, layout = match.oracle_id, match.name, match.layout
     faces = _dicts(con, "SELECT face_index, name, mana_cost, type_line, oracle_text FROM faces "
                         "WHERE oracle_id = ? ORDER BY face_index", [oracle_id])
-    abilities = _dicts(con, "SELECT ability_id, face_index, ability_index, text, kind, is_mana_ability "
+    abilities = _dicts(con, "SELECT ability_id, face_index, ability_index, text, kind, is_mana_ability, fully_parsed "
                             "FROM abilities WHERE oracle_id = ? ORDER BY face_index, ability_index", [oracle_id])
+    _number_abilities(abilities, faces)
     tables = _tables(con)
     annotated = {"rules", "card_rules", "ruling_rule_refs", "ruling_abilities"} <= tables
 
@@ -112,19 +151,29 @@ def load_card_page(con: duckdb.DuckDBPyConnection, name: str) -> CardPage:
                 entry.reasons.append((how, reason))
 
     rulings: list[RulingEntry] = []
+    labels = {a["ability_id"]: a["label"] for a in abilities}
+    has_rows = annotated and "ruling_rules" in tables
+    has_status = annotated and "status" in _columns(con, "ruling_rule_refs")
+    # Rulings in the order of the source file (rows are stored in that order; same-date rulings keep it).
     for r in _dicts(con, "SELECT ruling_id, published_at, comment FROM rulings WHERE oracle_id = ? "
-                         "ORDER BY published_at, ruling_id", [oracle_id]):
-        citations: list[tuple[str, str | None]] = []
+                         "ORDER BY published_at, rowid", [oracle_id]):
+        citations: list[Citation] = []
         ability = None
+        applied: list[tuple[str, str]] = []
         if annotated:
-            citations = [(rule, text) for rule, text in con.execute(
-                "SELECT x.rule, r.text FROM ruling_rule_refs x LEFT JOIN rules r USING (rule) "
-                "WHERE x.ruling_id = ?", [r["ruling_id"]]).fetchall()]
-            link = con.execute(
-                "SELECT a.text, l.method FROM ruling_abilities l JOIN abilities a USING (ability_id) "
-                "WHERE l.ruling_id = ?", [r["ruling_id"]]).fetchone()
-            ability = (link[0], link[1]) if link else None
-        rulings.append(RulingEntry(str(r["published_at"]), r["comment"] or "", citations, ability))
+            status = "x.status, x.evidence" if has_status else \
+                "CASE WHEN x.resolved THEN 'resolved' ELSE 'missing' END, ''"
+            citations = [Citation(rule, st, text if st == "resolved" else None, ev or "")
+                         for rule, st, ev, text in con.execute(
+                             f"SELECT x.rule, {status}, r.text FROM ruling_rule_refs x LEFT JOIN rules r USING (rule) "
+                             "WHERE x.ruling_id = ?", [r["ruling_id"]]).fetchall()]
+            link = con.execute("SELECT ability_id, method FROM ruling_abilities WHERE ruling_id = ?",
+                               [r["ruling_id"]]).fetchone()
+            ability = (labels.get(link[0], link[0]), link[1]) if link else None
+        if has_rows:
+            applied = [(rule, how) for rule, how in con.execute(
+                "SELECT rule, how FROM ruling_rules WHERE ruling_id = ? ORDER BY rank", [r["ruling_id"]]).fetchall()]
+        rulings.append(RulingEntry(str(r["published_at"]), r["comment"] or "", citations, ability, applied))
 
     ordered = sorted(rules.values(), key=lambda e: _rule_sort_key(e.rule))
     (produced,) = con.execute("SELECT produced_mana FROM cards WHERE oracle_id = ?", [oracle_id]).fetchone()
@@ -179,6 +228,24 @@ def _produced(page: CardPage) -> str:
     return "".join(f"{{{m}}}" for m in page.produced_mana) or "none"
 
 
+def _ability_tag(a: dict) -> str:
+    return (a["kind"] or "ability") + (", mana ability" if a["is_mana_ability"] else "")
+
+
+def _unparsed_note(a: dict) -> str:
+    """Marks a line the grammar could not fully read (its AST keeps an Unparsed node)."""
+    return "  (not fully parsed: kept as text)" if a.get("fully_parsed") is False else ""
+
+
+def _citation_text(c: Citation) -> str:
+    """The cited rule's text when the citation checked out, else its flag and evidence."""
+    if c.status == "resolved":
+        return _first_line(c.text) if c.text else "(not in the loaded Comprehensive Rules)"
+    if c.status == "missing":
+        return "(not in the loaded Comprehensive Rules)"
+    return f"{c.status} — the ruling predates the loaded CR, whose {c.rule} says something else: {c.evidence}"
+
+
 def _text(page: CardPage) -> str:
     out = [page.name, "=" * len(page.name)]
     for f in page.faces:
@@ -190,10 +257,8 @@ def _text(page: CardPage) -> str:
     out += [f"Produced mana: {_produced(page)}", ""]
     out += ["Abilities", "---------"]
     for a in page.abilities:
-        tag = a["kind"] or "ability"
-        if a["is_mana_ability"]:
-            tag += ", mana ability"
-        out.append(f"{a['face_index']}.{a['ability_index']} [{tag}] {a['text']}")
+        if a["label"]:
+            out.append(f"{a['label']}. [{_ability_tag(a)}] {a['text']}{_unparsed_note(a)}")
     out.append("")
     heading = _rules_heading(page)
     out += [heading, "-" * len(heading)]
@@ -203,7 +268,7 @@ def _text(page: CardPage) -> str:
         label = e.title or (f"(in {e.context})" if e.context else "")
         out.append(f"{e.rule}  {label}".rstrip())
         if e.text and e.text != e.title:
-            out.append(f"    {_first_line(e.text)}")
+            out.extend(f"    {p}" for p in _rule_body(e.text))
         if e.text is None:
             out.append("    (not in the loaded Comprehensive Rules)")
         for how, reason in e.reasons:
@@ -212,10 +277,12 @@ def _text(page: CardPage) -> str:
     out += ["Rulings", "-------"]
     for r in page.rulings:
         out.append(f"{r.published_at}  {r.comment}")
-        for rule, text in r.citations:
-            out.append(f"    cites {rule}: {_first_line(text) if text else '(not in the loaded Comprehensive Rules)'}")
+        if r.rules:
+            out.append(f"    applies: {', '.join(rule for rule, _ in r.rules)}")
+        for c in r.citations:
+            out.append(f"    cites {c.rule}: {_citation_text(c)}")
         if r.ability:
-            out.append(f"    about: {r.ability[0]}  [{r.ability[1]}]")
+            out.append(f"    about: ability {r.ability[0]}  [{r.ability[1]}]")
     if not page.rulings:
         out.append("(no rulings)")
     return "\n".join(out).rstrip() + "\n"
@@ -239,8 +306,8 @@ def _markdown(page: CardPage) -> str:
         out.append("")
     out += [f"**Produced mana:** {e(_produced(page))}", "", "## Abilities", ""]
     for a in page.abilities:
-        tag = (a["kind"] or "ability") + (", mana ability" if a["is_mana_ability"] else "")
-        out.append(f"- `{a['face_index']}.{a['ability_index']}` *{e(tag)}*: {e(a['text'])}")
+        if a["label"]:
+            out.append(f"- `{e(a['label'])}` *{e(_ability_tag(a))}*: {e(a['text'])}{e(_unparsed_note(a))}")
     out += ["", f"## {e(_rules_heading(page))}", ""]
     if not page.annotated:
         out.append("*This database has no rules annotation.*")
@@ -249,16 +316,17 @@ def _markdown(page: CardPage) -> str:
         title = f" — {e(label)}" if label else ""
         out.append(f"- **{r.rule}**{title}")
         if r.text and r.text != r.title:
-            out.append(f"  > {e(_first_line(r.text))}")
+            out.extend(f"  > {e(p)}  " for p in _rule_body(r.text))
         for how, reason in r.reasons:
             out.append(f"  - *{how}*: {e(reason)}")
     out += ["", "## Rulings", ""]
     for r in page.rulings:
-        out.append(f"- **{r.published_at}** {e(r.comment)}")
-        for rule, text in r.citations:
-            out.append(f"  - cites **{rule}**: {e(_first_line(text)) if text else '*not in the loaded CR*'}")
+        applies = f" — *applies* {', '.join(f'**{rule}**' for rule, _ in r.rules)}" if r.rules else ""
+        out.append(f"- **{r.published_at}** {e(r.comment)}{applies}")
+        for c in r.citations:
+            out.append(f"  - cites **{c.rule}**: {e(_citation_text(c))}")
         if r.ability:
-            out.append(f"  - about: {e(r.ability[0])} *({r.ability[1]})*")
+            out.append(f"  - about: ability {e(r.ability[0])} *({r.ability[1]})*")
     if not page.rulings:
         out.append("*No rulings.*")
     return "\n".join(out).rstrip() + "\n"
@@ -273,7 +341,10 @@ h1{margin-bottom:.2rem}h2{border-bottom:1px solid #ccc;padding-bottom:.2rem;marg
 .rule{margin:.6rem 0}.num{font-family:monospace;font-weight:700;background:#eef;padding:0 .3rem;border-radius:.2rem}
 .why{color:#555;font-size:.9rem;margin:.1rem 0 0 1.2rem}.ruletext{margin:.2rem 0 0 1.2rem}
 .ruling{margin:.8rem 0}.date{font-family:monospace;color:#555}.cite,.about{font-size:.9rem;margin-left:1.2rem;color:#333}
-.kind{font-family:monospace;color:#555}
+.kind{font-family:monospace;color:#555}.abilities{list-style:none;padding-left:0}.abnum{font-weight:700}
+.unparsed{color:#a40;font-style:italic}.applies{font-family:monospace;font-weight:700;background:#efe;padding:0 .3rem;
+border-radius:.2rem;margin-left:.2rem;color:#063;text-decoration:none}.flag{color:#fff;background:#b30;padding:0 .3rem;
+border-radius:.2rem;font-weight:700}
 """
 
 
@@ -296,11 +367,13 @@ def _html(page: CardPage) -> str:
         parts += [f"<p>{esc(line)}</p>" for line in (f["oracle_text"] or "").split("\n") if line]
         parts.append("</div></section>")
     parts.append(f'<p class="produced">Produced mana: {esc(_produced(page))}</p>')
-    parts.append("<h2>Abilities</h2><ol>")
+    parts.append('<h2>Abilities</h2><ul class="abilities">')
     for a in page.abilities:
-        tag = (a["kind"] or "ability") + (", mana ability" if a["is_mana_ability"] else "")
-        parts.append(f'<li><span class="kind">[{esc(tag)}]</span> {esc(a["text"])}</li>')
-    parts.append(f"</ol><h2>{esc(_rules_heading(page))}</h2>")
+        if a["label"]:
+            note = f' <span class="unparsed">{esc(_unparsed_note(a).strip())}</span>' if _unparsed_note(a) else ""
+            parts.append(f'<li><span class="abnum">{esc(a["label"])}.</span> <span class="kind">[{esc(_ability_tag(a))}]</span> '
+                         f'{esc(a["text"])}{note}</li>')
+    parts.append(f"</ul><h2>{esc(_rules_heading(page))}</h2>")
     if not page.annotated:
         parts.append("<p><em>This database has no rules annotation.</em></p>")
     for r in page.rules:
@@ -308,7 +381,7 @@ def _html(page: CardPage) -> str:
         title = f" {esc(label)}" if label else ""
         parts.append(f'<div class="rule" id="rule-{esc(r.rule)}"><span class="num">{esc(r.rule)}</span>{title}')
         if r.text and r.text != r.title:
-            parts.append(f'<div class="ruletext">{esc(_first_line(r.text))}</div>')
+            parts += [f'<div class="ruletext">{esc(p)}</div>' for p in _rule_body(r.text)]
         elif r.text is None:
             parts.append('<div class="ruletext"><em>not in the loaded Comprehensive Rules</em></div>')
         for how, reason in r.reasons:
@@ -316,12 +389,13 @@ def _html(page: CardPage) -> str:
         parts.append("</div>")
     parts.append("<h2>Rulings</h2>")
     for r in page.rulings:
-        parts.append(f'<div class="ruling"><span class="date">{esc(r.published_at)}</span> {esc(r.comment)}')
-        for rule, text in r.citations:
-            body = esc(_first_line(text)) if text else "<em>not in the loaded Comprehensive Rules</em>"
-            parts.append(f'<div class="cite">cites <span class="num">{esc(rule)}</span> {body}</div>')
+        applies = "".join(f' <a class="applies" href="#rule-{esc(rule)}">{esc(rule)}</a>' for rule, _ in r.rules)
+        parts.append(f'<div class="ruling"><span class="date">{esc(r.published_at)}</span> {esc(r.comment)}{applies}')
+        for c in r.citations:
+            flag = "" if c.status == "resolved" else f' <span class="flag">{esc(c.status)}</span>'
+            parts.append(f'<div class="cite">cites <span class="num">{esc(c.rule)}</span>{flag} {esc(_citation_text(c))}</div>')
         if r.ability:
-            parts.append(f'<div class="about">about: {esc(r.ability[0])} ({esc(r.ability[1])})</div>')
+            parts.append(f'<div class="about">about: ability {esc(r.ability[0])} ({esc(r.ability[1])})</div>')
         parts.append("</div>")
     if not page.rulings:
         parts.append("<p><em>No rulings.</em></p>")
