@@ -238,14 +238,11 @@ def annotate(con: duckdb.DuckDBPyConnection, rules_text: str,
         feature_rules.setdefault(ability_id, []).append(rule)
     about = {ruling_id: ability_id for ruling_id, ability_id, _ in links}
     applied = []
-    memo: dict[tuple, list] = {}  # the same text, card and signals give the same links
     for ruling in rulings:
         oid, rid = ruling["oracle_id"], ruling["ruling_id"]
-        key = (ruling["comment"] or "", names.get(oid, ""), tuple(cited_by.get(rid, ())),
-               tuple(sorted(feature_rules.get(about.get(rid, ""), ()))), tuple(kws.get(oid, ())))
-        if key not in memo:
-            memo[key] = linker.link(*key)
-        applied.extend((rid, oid, link.rule, link.rank, link.how, link.score) for link in memo[key])
+        for link in linker.link(ruling["comment"] or "", names.get(oid, ""), cited_by.get(rid, ()),
+                                sorted(feature_rules.get(about.get(rid, ""), ())), kws.get(oid, ())):
+            applied.append((rid, oid, link.rule, link.rank, link.how, link.score))
     _insert(con, "ruling_rules", applied)
 
     counts = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ANNOTATION_TABLES}

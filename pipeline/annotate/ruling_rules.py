@@ -277,6 +277,7 @@ class RulingRuleLinker:
         terms = {t: r for t, r in candidates.items() if uses.get(t, 0) <= GENERIC_TERM_USES}
         self.terms = Vocabulary(terms)
         self.vocabulary = Vocabulary({**terms, **keywords})
+        self._memo: dict[tuple, list[RuleLink]] = {}
         # Every literal some phrase needs, found in one pass (Aho–Corasick, overlapping matches).
         self._literals = ahocorasick.Automaton()
         self._always = [i for i, ph in enumerate(self.phrases) if ph.needs is None]
@@ -325,7 +326,15 @@ class RulingRuleLinker:
         for name in sorted({card_name, *card_name.split(" // ")}, key=len, reverse=True):
             if len(name) > 2:
                 text = text.replace(_plain(name), "this")
-        cited = list(cited)
+        named = list(dict.fromkeys(_phrases_in(text, self.vocabulary)))
+        own = frozenset(k.lower() for k in card_keywords) & frozenset(named)
+        key = (text, tuple(cited), tuple(feature_rules), own)
+        if key not in self._memo:  # the same text and signals on another card: the same links
+            self._memo[key] = self._link(text, named, list(cited), list(feature_rules), own)
+        return self._memo[key]
+
+    def _link(self, text: str, named: list[str], cited: list[str], feature_rules: list[str],
+              own: frozenset[str]) -> list[RuleLink]:
         says_none = False
         phrase_rules: list[str] = []
         candidates = set(self._always)
@@ -338,7 +347,6 @@ class RulingRuleLinker:
                 phrase_rules.extend(ph.rules)
         if says_none and not cited:
             return []
-        named = list(dict.fromkeys(_phrases_in(text, self.vocabulary)))
         keywords = [n for n in named if n in self.keywords]
         terms = [n for n in named if n in self.terms]
         if not (cited or phrase_rules or keywords or terms):
@@ -354,7 +362,6 @@ class RulingRuleLinker:
                 best = self.best_in(rule[:-1], s)
                 rule = best[0] if best and best[1] > 0 else rule[:-1]
             found.append((rule, "phrase", 0.9))
-        own = {k.lower() for k in card_keywords}
         for name in keywords:
             rule = self.keywords[name]
             best = self.best_in(rule, s)
