@@ -381,6 +381,12 @@ class AbilityMana:
     no_unparsed: bool = True
     text: str = ""
 
+    def add_token_mana(self, produces: list[str]) -> None:
+        """Add mana types an ability of the last created token adds (a token's own abilities follow
+        its "create" in the AST)."""
+        if self.tokens:
+            self.tokens[-1].produces = sort_types(self.tokens[-1].produces + produces)
+
     @property
     def token(self) -> set[str]:
         """Mana types of the tokens it creates that the card's controller can get (a token only
@@ -560,14 +566,11 @@ def analyze_body(body: Any, kind: str, type_line: str | None = None) -> AbilityM
         if where == "own":
             out.own.append(prod)
         elif where == "token":
-            if out.tokens:
-                out.tokens[-1].produces = sort_types(out.tokens[-1].produces + prod.produces)
+            out.add_token_mana(prod.produces)
         else:  # granted
             subject = grant.get("subject") if grant else None
             if token_ability and _is_pronoun_subject(subject):
-                # "It has '…'" right after creating the token: that token's mana
-                if out.tokens:
-                    out.tokens[-1].produces = sort_types(out.tokens[-1].produces + prod.produces)
+                out.add_token_mana(prod.produces)   # "It has '…'" right after creating the token
                 continue
             _, has_others, _ = group_scope(subject, type_line, body, conds.get(id(grant)))
             if has_others:
