@@ -41,7 +41,67 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
         ctx.exit()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+#: Exit code of a temporary failure (another refresh holds the lock, the database is busy): EX_TEMPFAIL.
+EXIT_BUSY = 75
+
+
+class _OneErrorPath(click.Group):
+    """The one error path of every command: an expected failure becomes one ``error:`` line on stderr
+    and a documented exit code (1; 75 when another process holds the lock or the database), never a
+    traceback (docs/reliability.md § One error path). Commands may report their own errors first;
+    this catches what they let through.
+    """
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.UsageError, SystemExit):
+            raise
+        except click.ClickException as exc:  # a command's own one-line failure: same 'error:' form
+            click.echo(f"error: {exc.format_message().splitlines()[0] if exc.format_message() else ''}", err=True)
+            sys.exit(exc.exit_code)
+        except KeyboardInterrupt:
+            click.echo("error: interrupted", err=True)
+            sys.exit(130)
+        except Exception as exc:  # noqa: BLE001 — turned into one line below, or re-raised
+            code, message = _expected_failure(exc)
+            if code is None:
+                raise
+            from pipeline.serve.terminal import safe_cell
+
+            click.echo(f"error: {safe_cell(message)}", err=True)
+            sys.exit(code)
+
+
+def _expected_failure(exc: BaseException) -> tuple[int | None, str]:
+    """(exit code, one-line message) for an expected failure; (None, '') for a bug (re-raised)."""
+    import duckdb
+
+    from pipeline.serve.query import DatabaseMissing, QueryRefused
+    from pipeline.serve.outputs import OutputRefused
+    from pipeline.sources.errors import SourceError
+    from pipeline.store.runs import DatabaseBusy
+    from pipeline.store.versions import DatabaseUnusable
+
+    first = (str(exc).splitlines() or [""])[0]
+    if isinstance(exc, DatabaseBusy) or type(exc).__name__ == "RefreshLocked":
+        return EXIT_BUSY, first
+    if isinstance(exc, (SourceError, DatabaseUnusable, DatabaseMissing, QueryRefused, OutputRefused,
+                        FileNotFoundError, LookupError)):
+        return 1, first
+    if isinstance(exc, duckdb.Error):
+        return 1, f"{type(exc).__name__}: {first}"
+    if isinstance(exc, MemoryError):
+        return 1, "out of memory; narrow the input or the query"
+    if isinstance(exc, OSError):  # disk full, file too large, permission denied, …
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        return 1, f"{where}{exc.strerror or first or type(exc).__name__}"
+    if isinstance(exc, RecursionError):
+        return 1, "input nested too deeply"
+    return None, ""
+
+
+@click.group(cls=_OneErrorPath, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
               help="Print the package version, the grammar version and the database schema version, then exit.")
 def main() -> None:
@@ -111,8 +171,12 @@ def _progress(quiet: bool):
               help="Seconds before the first retry, doubled for each next one (a 429's Retry-After wins).")
 @click.option("--timeout", type=click.FloatRange(0, min_open=True), default=60.0, show_default=True,
               envvar="MTG_PIPELINE_TIMEOUT", help="Read timeout of a download, seconds (connect timeout: 10 s).")
+@click.option("--deadline", type=click.FloatRange(0, min_open=True), default=1800.0, show_default=True,
+              envvar="MTG_PIPELINE_DEADLINE",
+              help="Most seconds one download may take, retries included; all downloads of the refresh "
+                   "together may take 2x this.")
 def refresh(sources, rules, no_rules, db, force, wait, quiet, strict, record_initial, bulk_type, rules_url, api_url,
-            allow_hosts, cache_dir, max_bytes, retries, backoff, timeout):
+            allow_hosts, cache_dir, max_bytes, retries, backoff, timeout, deadline):
     """Build or update the database from a source, atomically.
 
     `--source scryfall` downloads Scryfall's bulk data (cards + rulings) and the Comprehensive
@@ -143,6 +207,7 @@ def refresh(sources, rules, no_rules, db, force, wait, quiet, strict, record_ini
         from pipeline.sources.scryfall_api import ScryfallSource
 
         config = HttpConfig(retries=retries, backoff=backoff, read_timeout=timeout, max_bytes=max_bytes,
+                            download_deadline=deadline, total_deadline=2 * deadline,
                             extra_hosts=tuple(h for a in allow_hosts for h in a.replace(",", " ").split()))
         remote = ScryfallSource(Fetcher(config), cache_dir or default_cache_dir(), bulk_type=bulk_type,
                                 api_url=api_url, rules_path=None if no_rules else rules,
@@ -216,11 +281,16 @@ def query(sql, db, fmt, params, output, allow_writes, allow_external):
 
     The database is opened read-only with external access disabled: statements that write,
     ATTACH, COPY … TO, install extensions or read files are refused with a message naming the
-    flag that allows them.
+    flag that allows them. Even with --allow-external, an ATTACH of the database itself
+    read-write is refused without --allow-writes. Results are streamed (bounded memory); the
+    table format shows the first 1,000 rows and how many more there are, with control
+    characters made visible. --output never overwrites the database or its files. Exit code 1
+    with one `error:` line on any failure.
     """
     import duckdb
 
     from pipeline.serve import formats
+    from pipeline.serve.outputs import OutputRefused, check_output
     from pipeline.serve.export import write_query_parquet
     from pipeline.serve.query import DatabaseMissing, QueryRefused, query_result
     from pipeline.store.runs import DatabaseBusy
@@ -235,13 +305,18 @@ def query(sql, db, fmt, params, output, allow_writes, allow_external):
     if fmt == "parquet" and output is None:
         raise click.UsageError("--format parquet needs --output FILE")
     try:
+        if output is not None:
+            check_output(output, resolve_db(db))
         with query_result(resolve_db(db), sql, bound, allow_writes=allow_writes,
                           allow_external=allow_external) as result:
             rel = result.relation
             if fmt == "parquet":
                 rows = write_query_parquet(result, output)
             elif fmt == "table":
-                table = formats.table_text(rel.columns, formats.table_rows(rel)) if rel is not None else "(no rows)"
+                table = formats.table_text(rel.columns, formats.table_rows(rel, formats.TABLE_ROWS)) \
+                    if rel is not None else "(no rows)"
+                if rel is not None and table != "(no rows)":
+                    table += formats.more_rows_line(rel, formats.TABLE_ROWS)
                 if output is None:
                     click.echo(table)
                     return
@@ -254,12 +329,29 @@ def query(sql, db, fmt, params, output, allow_writes, allow_external):
                 return
             else:
                 rows = formats.write_file(rel, fmt, output)
-    except (DatabaseMissing, QueryRefused, DatabaseUnusable, DatabaseBusy) as exc:
+    except (DatabaseMissing, QueryRefused, DatabaseUnusable, DatabaseBusy, OutputRefused) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
-    except (duckdb.Error, OSError) as exc:  # one line for the user
-        click.echo(f"error: {type(exc).__name__}: {str(exc).splitlines()[0]}", err=True)
+    except duckdb.OutOfMemoryException as exc:
+        click.echo(f"error: the query needs more memory than DuckDB may use; narrow it, or write it with "
+                   f"--format csv --output FILE [{str(exc).splitlines()[0]}]", err=True)
         sys.exit(1)
+    except OSError as exc:  # unwritable --output, disk full, file too large
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else (f"{output}: " if output else "")
+        click.echo(f"error: {where}cannot write: {exc.strerror or exc}", err=True)
+        sys.exit(1)
+    except duckdb.Error as exc:  # one line for the user
+        click.echo(f"error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}", err=True)
+        sys.exit(1)
+    except MemoryError:
+        click.echo("error: the result does not fit in memory; write it with --format csv --output FILE", err=True)
+        sys.exit(1)
+    except Exception as exc:  # pyarrow: a type Parquet cannot hold
+        if type(exc).__module__.startswith("pyarrow"):
+            click.echo(f"error: {output}: Parquet cannot hold this result ({str(exc).splitlines()[0]}); "
+                       f"cast the column in SQL, or use --format csv|json", err=True)
+            sys.exit(1)
+        raise
     if output is not None:
         click.echo(f"wrote {rows} rows to {output}", err=True)
 

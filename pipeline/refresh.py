@@ -65,10 +65,17 @@ class RefreshOutcome:
     changes: dict[str, int] = field(default_factory=dict)
 
 
+#: Largest Comprehensive Rules text accepted, decompressed (the 2026 CR is 0.97 MB).
+RULES_MAX_BYTES = 32 << 20
+
+
 def read_rules_text(path: str | Path) -> str:
     """Return the Comprehensive Rules text of a plain or gzipped UTF-8 file (byte-order mark removed)."""
     with open_binary(path) as stream:
-        return stream.read().decode("utf-8-sig")
+        data = stream.read(RULES_MAX_BYTES + 1)  # bounded: a gzip bomb named like the rules cannot fill memory
+    if len(data) > RULES_MAX_BYTES:
+        raise SourceError(path, f"more than {RULES_MAX_BYTES:,} bytes: not the Comprehensive Rules text")
+    return data.decode("utf-8-sig")
 
 
 def refresh(

@@ -19,6 +19,8 @@ import duckdb
 from pipeline.paths import DB_ENV, default_db_path
 from pipeline.serve.names import find_name
 from pipeline.serve.object_page import render_object_page
+from pipeline.serve.terminal import safe_text
+from pipeline.store.runs import DatabaseBusy
 from pipeline.store.versions import DatabaseUnusable, check_schema
 
 FORMATS = ("text", "md", "html")
@@ -207,9 +209,10 @@ def render_card_page_from_path(db_path, name: str, fmt: str = "text") -> str:
     path = Path(db_path)
     if not path.exists():
         raise FileNotFoundError(f"no database at {path}: build one with `mtg-pipeline refresh`")
-    con = duckdb.connect(str(path), read_only=True)
+    from pipeline.serve.query import connect  # the one read path: retrying, read-only, schema checked
+
+    con = connect(path)
     try:
-        check_schema(con, path)  # SchemaMismatch names the rebuild command (pipeline/store/versions.py)
         return render_card_page(con, name, fmt)
     finally:
         con.close()
@@ -420,7 +423,10 @@ def card_command(name: str, db: Path | None, fmt: str) -> None:
     """
     try:
         page = render_card_page_from_path(db if db is not None else default_db_path(), name, fmt)
-    except (LookupError, FileNotFoundError, DatabaseUnusable) as exc:
-        click.echo(f"error: {exc}", err=True)
+    except (LookupError, FileNotFoundError, DatabaseUnusable, DatabaseBusy) as exc:
+        click.echo(safe_text(f"error: {exc}").splitlines()[0], err=True)
         sys.exit(1)
-    click.echo(page, nl=False)
+    except duckdb.Error as exc:  # e.g. a database file another version cannot read
+        click.echo(f"error: {db}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}", err=True)
+        sys.exit(1)
+    click.echo(safe_text(page), nl=False)  # values are data, never terminal commands (pipeline/serve/terminal.py)

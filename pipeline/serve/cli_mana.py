@@ -115,9 +115,9 @@ def check_mana(db, fmt, categories, strict):
     if not db_path.exists():
         click.echo(f"error: {db_path}: no database here; build one with `mtg-pipeline refresh --db {db_path}`", err=True)
         sys.exit(1)
-    import duckdb
+    from pipeline.store.runs import connect_retrying  # the one read path: waits out a refresh's run append
 
-    con = duckdb.connect(str(db_path), read_only=True)
+    con = connect_retrying(db_path, read_only=True)
     try:
         compared, diffs = find_differences(con)
     except (NotDerived, ValueError) as exc:

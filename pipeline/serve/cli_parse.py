@@ -60,6 +60,14 @@ def parse_record(rec: dict) -> dict:
 def iter_jsonl(path: str):
     """Yield records of a JSON Lines file (``-`` = stdin). Raises BadRecord naming the file,
     the line number and the field."""
+    if path != "-":
+        from pipeline.sources.errors import SourceError
+        from pipeline.sources.files import require_regular_file
+
+        try:
+            require_regular_file(path)  # a FIFO or /dev/zero would block or never end
+        except SourceError as exc:
+            raise BadRecord(str(exc)) from None
     fh = sys.stdin if path == "-" else open(path, encoding="utf-8")
     try:
         for n, line in enumerate(fh, 1):
@@ -69,6 +77,8 @@ def iter_jsonl(path: str):
                 rec = json.loads(line)
             except json.JSONDecodeError as e:
                 raise BadRecord(f"{path}:{n}: not JSON ({e.msg})") from None
+            except RecursionError:
+                raise BadRecord(f"{path}:{n}: nested too deeply") from None
             if not isinstance(rec, dict):
                 raise BadRecord(f"{path}:{n}: expected a JSON object")
             if not isinstance(rec.get("oracle_text"), str):
@@ -95,8 +105,8 @@ def parse_command(text: str | None, name: str, type_line: str, jsonl: str | None
         try:
             for rec in iter_jsonl(jsonl):
                 click.echo(json.dumps(parse_record(rec), ensure_ascii=False))
-        except (BadRecord, OSError) as e:
-            raise click.ClickException(str(e)) from None
+        except (BadRecord, OSError, UnicodeDecodeError) as e:
+            raise click.ClickException(str(e).splitlines()[0] if str(e) else type(e).__name__) from None
         return
     from pipeline.parse import parse_face
 
@@ -231,7 +241,9 @@ def coverage_command(db: Path | None, jsonl: str | None, all_layouts: bool, as_j
     path = db if db is not None else default_db_path()
     if not path.exists():
         raise click.ClickException(f"no database at {path}; build one with `mtg-pipeline refresh`")
-    con = duckdb.connect(str(path), read_only=True)
+    from pipeline.store.runs import connect_retrying  # the one read path: waits out a refresh's run append
+
+    con = connect_retrying(path, read_only=True)
     try:
         rep = coverage_report(con, top=top)
     except duckdb.Error as e:

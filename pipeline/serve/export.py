@@ -18,6 +18,7 @@ import duckdb
 
 from pipeline.serve.formats import column_comments, query_descriptions, write_parquet
 from pipeline.serve.query import DatabaseMissing, QueryResult
+from pipeline.store.runs import connect_retrying
 from pipeline.store.views import DEPRECATED_ALIASES
 
 #: Tables not exported: the parse cache is the build's own memo (face-text hash → ability
@@ -80,7 +81,7 @@ def export_parquet(db_path: str | Path, out_dir: str | Path, *,
     require_database(db_path)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    con = duckdb.connect(str(db_path), read_only=True)  # trusted statements only: SELECT * of each relation
+    con = connect_retrying(Path(db_path), read_only=True)  # trusted statements only: SELECT * of each relation
     try:
         con.execute("SET enable_progress_bar = false")
         meta = export_metadata(con, exported_at)

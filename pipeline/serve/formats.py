@@ -32,11 +32,16 @@ from typing import IO
 
 import duckdb
 
+from pipeline.serve.terminal import safe_cell
+
 #: Rows per Arrow record batch streamed from the query connection.
 BATCH_ROWS = 10_000
 
 #: The text NULL prints as in table output (as DuckDB's own CLI prints it).
 NULL_TEXT = "NULL"
+
+#: Rows the table format prints; a last line says how many more there are (the other formats write all).
+TABLE_ROWS = 1_000
 
 _NESTED = {"list", "array", "struct", "map", "union"}
 
@@ -119,12 +124,26 @@ def table_rows(rel: duckdb.DuckDBPyRelation, limit: int | None = None) -> list[t
     return [tuple(NULL_TEXT if v is None else v for v in row) for row in text.fetchall()]
 
 
+def more_rows_line(rel: duckdb.DuckDBPyRelation, shown: int) -> str:
+    """``"\n… N more rows (T in all; …)"`` when ``rel`` has more than ``shown`` rows, else ''.
+    Counts by running the query once more as ``count(*)`` (no rows are held)."""
+    ((total,),) = rel.aggregate("count(*)").fetchall()
+    if total <= shown:
+        return ""
+    more = total - shown
+    return (f"\n… {more:,} more row{'s' if more != 1 else ''} ({total:,} in all; "
+            f"use --format csv|json|parquet --output FILE for all)")
+
+
 def table_text(columns: list[str], rows: list[tuple[str, ...]]) -> str:
     """Aligned text of ``rows`` (strings, from :func:`table_rows`) under ``columns``; values longer
-    than 80 characters are cut with '…'; ``(no rows)`` when there are none."""
+    than 80 characters are cut with '…'; control characters made visible
+    (:func:`pipeline.serve.terminal.safe_cell`: an escape sequence in a card name cannot retitle the
+    window or clear the screen); ``(no rows)`` when there are none."""
     if not rows:
         return "(no rows)"
-    cut = [[v if len(v) <= 80 else v[:79] + "…" for v in row] for row in rows]
+    columns = [safe_cell(c) for c in columns]  # values are data, never terminal commands
+    cut = [[v if len(v) <= 80 else v[:79] + "…" for v in map(safe_cell, row)] for row in rows]
     widths = [max([len(c)] + [len(r[i]) for r in cut]) for i, c in enumerate(columns)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths)).rstrip()]
     lines += ["  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in cut]

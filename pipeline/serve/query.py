@@ -11,6 +11,10 @@ is appending its run record holds the file for a moment, and opening waits for i
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,10 +37,47 @@ class QueryRefused(Exception):
     """The statement needs a permission the connection does not grant; the message says which flag allows it."""
 
 
+#: Most a read-only query may spill to disk (DuckDB ``max_temp_directory_size``); DuckDB's default is 90 % of free disk.
+SPILL_LIMIT = "4GiB"
+
+
+def spill_dir() -> Path:
+    """This process's spill directory for read-only queries, under the system temp dir, removed at exit.
+
+    Spill directories of dead processes (killed queries) are removed when the next one is made.
+    Not beside the database: a read-only reader must not leave files there (``<db>.tmp/``).
+    """
+    global _SPILL
+    if _SPILL is None:
+        root = Path(tempfile.gettempdir()) / f"mtg-pipeline-spill-{os.getuid()}"
+        root.mkdir(mode=0o700, exist_ok=True)
+        for old in root.iterdir():
+            pid = old.name.split("-", 1)[0]
+            if pid.isdigit() and not _alive(int(pid)):
+                shutil.rmtree(old, ignore_errors=True)
+        _SPILL = Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=root))
+        atexit.register(shutil.rmtree, _SPILL, True)
+    return _SPILL
+
+
+_SPILL: Path | None = None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def connect(db_path: str | Path, *, allow_writes: bool = False, allow_external: bool = False
             ) -> duckdb.DuckDBPyConnection:
     """Open ``db_path`` for queries: read-only and without external access unless allowed.
 
+    A read-only connection spills to :func:`spill_dir`, at most :data:`SPILL_LIMIT`.
     Raises DatabaseMissing if the file does not exist; SchemaMismatch (another schema version)
     or NotADatabase (another kind of file), both
     :class:`~pipeline.store.versions.DatabaseUnusable`; DatabaseBusy when another process holds
@@ -46,8 +87,12 @@ def connect(db_path: str | Path, *, allow_writes: bool = False, allow_external: 
     if not db_path.exists():
         raise DatabaseMissing(f"{db_path}: no database here; build one with `mtg-pipeline refresh --db {db_path}`")
     config = {"autoinstall_known_extensions": False, "autoload_known_extensions": allow_external}
+    if not allow_external:  # (DuckDB 2.0 applies temp_directory only when it comes after this key)
+        config.update(enable_external_access=False)
+    if not allow_writes:
+        config.update(temp_directory=str(spill_dir()), max_temp_directory_size=SPILL_LIMIT)
     if not allow_external:
-        config.update(enable_external_access=False, lock_configuration=True)
+        config.update(lock_configuration=True)
     con = connect_retrying(db_path, read_only=not allow_writes, wait=5.0, config=config)
     try:
         check_schema(con, db_path)
@@ -84,7 +129,7 @@ def query_result(db_path: str | Path, sql: str, params: dict[str, object] | None
     con = connect(db_path, allow_writes=allow_writes, allow_external=allow_external)
     try:
         try:
-            yield QueryResult(con, con.sql(sql, params=params) if params else con.sql(sql), sql)
+            yield QueryResult(con, execute(con, db_path, sql, params, allow_writes=allow_writes), sql)
         except duckdb.Error as exc:
             refusal = _refusal(exc)
             if refusal is None:
@@ -92,6 +137,46 @@ def query_result(db_path: str | Path, sql: str, params: dict[str, object] | None
             raise refusal from exc
     finally:
         con.close()
+
+
+def execute(con: duckdb.DuckDBPyConnection, db_path: str | Path, sql: str, params: dict[str, object] | None = None,
+            *, allow_writes: bool = False) -> duckdb.DuckDBPyRelation | None:
+    """Execute ``sql`` on a :func:`connect` connection, statement by statement; return the last one's result.
+
+    The last statement's rows come back as a lazy relation (streamed by whoever reads it:
+    ``to_arrow_reader``, ``df``), None when it returns none. ``params`` bind ``$name`` in the
+    statements that use them. Without ``allow_writes``, an ``ATTACH`` (possible with
+    --allow-external) that reaches the database itself read-write — through a hard link, a
+    symlink or another spelling of its path — is detached and refused before the next statement
+    runs, so writes stay refused. Raises duckdb.Error (turned into QueryRefused by :func:`query_result`).
+    """
+    # One statement at a time: an ATTACH is checked before the next statement runs.
+    statements = con.extract_statements(sql)
+    result = None
+    for n, statement in enumerate(statements, start=1):
+        used = {k: v for k, v in (params or {}).items() if f"${k}" in statement.query}
+        if n < len(statements):
+            con.execute(statement.query, used) if used else con.execute(statement.query)
+        else:
+            result = con.sql(statement.query, params=used) if used else con.sql(statement.query)
+        if statement.type == duckdb.StatementType.ATTACH and not allow_writes:
+            _refuse_writable_self(con, Path(db_path))
+    return result
+
+
+def _refuse_writable_self(con: duckdb.DuckDBPyConnection, db_path: Path) -> None:
+    for name, path, readonly in con.execute("SELECT database_name, path, readonly FROM duckdb_databases() "
+                                            "WHERE NOT internal AND path IS NOT NULL").fetchall():
+        if readonly:
+            continue
+        try:
+            same = os.path.samefile(path, db_path)
+        except OSError:
+            same = False
+        if same:
+            con.execute(f'DETACH "{name}"')
+            raise QueryRefused(f"refused: ATTACH of the database itself ({path}) read-write; pass --allow-writes "
+                               f"to modify it, or ATTACH … (READ_ONLY)")
 
 
 def run_query(db_path: str | Path, sql: str, params: dict[str, object] | None = None, *,

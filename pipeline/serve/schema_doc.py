@@ -130,7 +130,9 @@ def generate(db_path: str | Path) -> str:
     """Open ``db_path`` read-only and return its docs/schema.md text.
     Raises :class:`~pipeline.serve.query.DatabaseMissing` when the file does not exist."""
     require_database(db_path)
-    con = duckdb.connect(str(db_path), read_only=True)
+    from pipeline.store.runs import connect_retrying
+
+    con = connect_retrying(Path(db_path), read_only=True)  # waits out a refresh appending its run record
     try:
         return render(read_catalog(con), read_meta_keys(con))
     finally:

@@ -29,8 +29,11 @@ def detect_source(path: str | Path) -> str:
     Raises SourceError naming the file when it is none of these (wrong kind, empty, not JSON).
     """
     path = Path(path)
-    if path.is_dir():
-        return MTGJSON_DIR
+    try:
+        if path.is_dir():
+            return MTGJSON_DIR
+    except OSError as exc:  # a symlink loop
+        raise SourceError(path, f"cannot open: {exc.strerror or exc}") from None
     with open_binary(path) as stream:
         try:
             head = stream.peek(_SNIFF_BYTES)[:_SNIFF_BYTES]  # type: ignore[attr-defined]
@@ -39,17 +42,11 @@ def detect_source(path: str | Path) -> str:
     head = head.removeprefix(b"\xef\xbb\xbf").lstrip()
     if not head:
         raise SourceError(path, "empty file")
-    events = _first_events(head)
-    if head[:1] == b"[":
-        first_key = next((v for p, e, v in events if p == "item" and e == "map_key"), None)
-        obj = _value_of(events, "item.object")
-    elif head[:1] == b"{":
-        first_key = next((v for p, e, v in events if p == "" and e == "map_key"), None)
-        if first_key in ("meta", "data"):
-            return MTGJSON
-        obj = _value_of(events, "object")
-    else:
+    if head[:1] not in (b"[", b"{"):
         raise SourceError(path, f"not a JSON file: starts with {head[:1]!r}")
+    first_key, obj = _sniff(head)
+    if head[:1] == b"{" and first_key in ("meta", "data"):
+        return MTGJSON
     if obj == "card":
         return SCRYFALL_CARDS
     if obj == "ruling":
@@ -63,20 +60,34 @@ def detect_source(path: str | Path) -> str:
     )
 
 
-def _first_events(head: bytes) -> list[tuple[str, str, object]]:
-    events: list[tuple[str, str, object]] = []
+def _sniff(head: bytes) -> tuple[object, object]:
+    """(first key, value of ``object``) of the first record (a ``[``) or of the document (a ``{``).
+
+    Reads prefix-free parser events of the sniff window (at most 2,000, nesting at most 64 deep):
+    a hostile file costs no more than its first 64 KiB.
+    """
+    level = 2 if head[:1] == b"[" else 1
+    depth = 0
+    first_key = obj = None
+    want_object = False
     try:
-        for event in ijson.parse(io.BytesIO(head)):
-            events.append(event)
-            if len(events) > 2000:
+        for n, (event, value) in enumerate(ijson.basic_parse(io.BytesIO(head))):
+            if n > 2000 or depth > 64:
                 break
+            if event in ("start_map", "start_array"):
+                depth += 1
+            elif event in ("end_map", "end_array"):
+                depth -= 1
+                if depth < level:
+                    break
+            elif depth == level and event == "map_key":
+                first_key = value if first_key is None else first_key
+                want_object = value == "object"
+                continue
+            elif depth == level and want_object:
+                obj = value
+                break
+            want_object = False
     except (ijson.JSONError, UnicodeDecodeError):  # truncated sniff window or garbage
         pass
-    return events
-
-
-def _value_of(events, prefix: str):
-    for p, e, v in events:
-        if p == prefix and e in ("string", "number", "boolean", "null"):
-            return v
-    return None
+    return first_key, obj

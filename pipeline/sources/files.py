@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import gzip
 import io
+import os
+import stat
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO, Iterator
@@ -12,6 +15,29 @@ from pipeline.sources.errors import SourceError
 
 GZIP_MAGIC = b"\x1f\x8b"
 
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def require_regular_file(path: str | Path) -> Path:
+    """Return ``path`` if it is (or a symlink chain ends at) a regular file; raise SourceError otherwise.
+
+    Checked before anything opens the file: opening a FIFO blocks until a writer comes, and
+    ``/dev/zero`` never ends — either would hold the refresh lock forever. A symlink loop,
+    a dangling link, a directory named like a file, devices and sockets are refused by name.
+    """
+    path = Path(path)
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise SourceError(path, "symlink loop: the link never reaches a file") from None
+        raise SourceError(path, f"cannot open: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        what = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+        raise SourceError(path, f"is {what}, not a regular file; refusing to read it")
+    return path
+
 
 @contextmanager
 def open_binary(path: str | Path) -> Iterator[BinaryIO]:
@@ -19,7 +45,7 @@ def open_binary(path: str | Path) -> Iterator[BinaryIO]:
 
     Raises SourceError if the file does not exist or cannot be read.
     """
-    path = Path(path)
+    path = require_regular_file(path)
     try:
         raw = open(path, "rb")
     except OSError as exc:

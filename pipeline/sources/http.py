@@ -33,6 +33,8 @@ import io
 import json
 import os
 import re
+import socket
+import threading
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -47,6 +49,7 @@ import urllib3
 
 from pipeline import __version__
 from pipeline.sources.files import GZIP_MAGIC
+from pipeline.sources.json_stream import array_items
 from pipeline.sources.url_policy import DownloadError, HostNotAllowed, check_url, host_allowed, parse_checked  # noqa: F401
 
 ACCEPT = "application/json;q=0.9,*/*;q=0.8"
@@ -70,6 +73,9 @@ class HttpConfig:
     sends one (refused when longer than ``max_retry_after``). ``min_interval``: least time
     between two requests to one host. ``max_bytes``: cap on a download's decompressed size.
     ``extra_hosts``: host names also allowed, over https or plain http (a mirror, a test server).
+    ``download_deadline``: most seconds one download may take, retries included (a server
+    trickling a byte a second never trips the per-read timeout); ``total_deadline``: most
+    seconds all requests of one :class:`Fetcher` (one refresh) may take.
     """
 
     user_agent: str = DEFAULT_USER_AGENT
@@ -83,6 +89,8 @@ class HttpConfig:
     max_bytes: int = 8 << 30
     extra_hosts: tuple[str, ...] = ()
     chunk_size: int = 1 << 16
+    download_deadline: float = 1800.0
+    total_deadline: float = 3600.0
 
 
 @dataclass
@@ -213,6 +221,8 @@ class Fetcher:
 
     def __init__(self, config: HttpConfig | None = None, *, sleep: Callable[[float], None] = time.sleep):
         self.config = config or HttpConfig()
+        self._deadline: float | None = None
+        self._cap = self.config.max_bytes
         self._sleep = sleep
         self._last_request: dict[str, float] = {}
         self.session = requests.Session()
@@ -222,6 +232,7 @@ class Fetcher:
             "Accept-Encoding": "gzip",
         })
         self.requests_made = 0
+        self._started = time.monotonic()
 
     def close(self) -> None:
         """Close the session's connections."""
@@ -243,10 +254,21 @@ class Fetcher:
                 self._sleep(wait)
         self._last_request[host] = time.monotonic()
 
+    def check_deadline(self, url: str, deadline: float | None = None) -> None:
+        """Raise DownloadError when this download's ``deadline`` (monotonic) or the fetcher's total deadline passed."""
+        now = time.monotonic()
+        if now - self._started > self.config.total_deadline:
+            raise DownloadError(url, f"the downloads of this refresh took more than {self.config.total_deadline:.0f} s "
+                                     f"(total deadline); abandoned")
+        if deadline is not None and now > deadline:
+            raise DownloadError(url, f"download took more than {self.config.download_deadline:.0f} s "
+                                     f"(--deadline); abandoned")
+
     def _open(self, url: str, allowed: Sequence[str], headers: dict[str, str]) -> tuple[requests.Response, str]:
         """GET ``url`` (following allowed redirects) → a streaming 200 or 304 response and the final URL."""
         cfg = self.config
         for _ in range(MAX_REDIRECTS + 1):
+            self.check_deadline(url, self._deadline)
             self._throttle(parse_checked(url, allowed, cfg.extra_hosts).host)  # before any byte is sent
             self.requests_made += 1
             try:
@@ -311,6 +333,7 @@ class Fetcher:
         extra: dict | None = None,
         step: Step | None = None,
         label: str = "download",
+        max_bytes: int | None = None,
     ) -> FetchResult:
         """Make ``dest`` hold the current content of ``url``, downloading only when needed.
 
@@ -321,7 +344,8 @@ class Fetcher:
           (bytes after Content-Encoding is removed; named ``size_field`` in messages) and call
           ``verify(tmp_path, url)``, then replace ``dest`` atomically ('downloaded').
 
-        ``extra`` is stored in the metadata (e.g. the bulk entry's ``updated_at``). ``step(label,
+        ``max_bytes``: a lower cap than ``--max-bytes`` on the decompressed body (the bulk list,
+        the CR), enforced while decompressing. ``extra`` is stored in the metadata (e.g. the bulk entry's ``updated_at``). ``step(label,
         total)`` reports progress in bytes. Raises HostNotAllowed, or DownloadError (one line naming
         the URL) after the last try; ``dest`` and its metadata are then exactly as before.
         """
@@ -339,6 +363,8 @@ class Fetcher:
                 headers["If-Modified-Since"] = cached.last_modified
         tmp = dest.with_name(f"{dest.name}.tmp-{os.getpid()}")
         progress = _Progress(step, label)
+        self._deadline = time.monotonic() + self.config.download_deadline
+        self._cap = min(self.config.max_bytes, max_bytes) if max_bytes is not None else self.config.max_bytes
         try:
             status, etag, last_modified, size = self._with_retries(
                 url, lambda: self._attempt(url, tmp, allowed, headers, expected_size, size_field, progress))
@@ -362,6 +388,12 @@ class Fetcher:
     def _attempt(self, url, tmp: Path, allowed, headers, expected_size, size_field, progress: _Progress):
         response, final_url = self._open(url, allowed, headers)
         written = 0
+        # The deadline must also end a read that blocks (a server sending a byte now and then never
+        # trips the per-read timeout): a watchdog shuts the socket down when the deadline passes.
+        watchdog = threading.Timer(max(0.0, (self._deadline or time.monotonic()) - time.monotonic()) + 0.05,
+                                   _shut_down, [response])
+        watchdog.daemon = True
+        watchdog.start()
         try:
             if response.status_code == 304:
                 return 304, response.headers.get("ETag"), response.headers.get("Last-Modified"), 0
@@ -370,13 +402,14 @@ class Fetcher:
                 raise DownloadError(final_url, f"unsupported Content-Encoding {encoding!r}")
             gzipped = encoding in ("gzip", "x-gzip")
             length = _int(response.headers.get("Content-Length"))
-            cap = self.config.max_bytes
+            cap = self._cap
             if not gzipped and length is not None and length > cap:
                 raise DownloadError(final_url, f"Content-Length {length} exceeds the {cap}-byte cap (--max-bytes)")
             progress.start(expected_size or (None if gzipped else length))
             decoder = _GzipDecoder(self.config.chunk_size * 16) if gzipped else None
             with open(tmp, "wb") as out:
                 for raw in response.raw.stream(self.config.chunk_size, decode_content=False):
+                    self.check_deadline(final_url, self._deadline)
                     pieces = decoder.feed(raw) if decoder else (raw,)
                     for piece in pieces:
                         written += len(piece)
@@ -394,11 +427,13 @@ class Fetcher:
                     out.write(tail)
         except (urllib3.exceptions.HTTPError, requests.RequestException, OSError, zlib.error) as exc:
             progress.rewind()
+            self.check_deadline(final_url, self._deadline)  # the watchdog cut it: no retry
             if isinstance(exc, OSError) and not isinstance(exc, (ConnectionError, TimeoutError)) \
                     and exc.errno is not None:
                 raise DownloadError(final_url, f"cannot write {tmp}: {exc.strerror or exc}") from exc
             raise _Retry(f"connection broken after {written} bytes ({_brief(exc)})") from exc
         finally:
+            watchdog.cancel()
             response.close()
         if expected_size is not None and written != expected_size:
             progress.rewind()
@@ -406,16 +441,19 @@ class Fetcher:
         return 200, response.headers.get("ETag"), response.headers.get("Last-Modified"), written
 
     def get_json(self, url: str, dest: Path, *, allowed: Sequence[str] = SCRYFALL_HOSTS,
-                 max_bytes: int = 32 << 20) -> tuple[object, FetchResult]:
+                 max_bytes: int = 32 << 20, check: Callable[[object], None] | None = None) -> tuple[object, FetchResult]:
         """Fetch a small JSON document (e.g. the bulk-data index) into ``dest`` (conditional GET) and parse it.
 
         Returns (parsed document, fetch result). Raises DownloadError if it is not JSON or is
-        larger than ``max_bytes``; the previous cached copy is then kept.
+        larger than ``max_bytes`` (counted while decompressing); ``check(document)`` may reject it
+        too (raising DownloadError). The previous cached copy is then kept.
         """
         def verify(path: Path, where: str) -> None:
-            _load_json(path, where, max_bytes)
+            document = _load_json(path, where, max_bytes)
+            if check is not None:
+                check(document)
 
-        result = self.fetch_to_cache(url, dest, allowed=allowed, verify=verify)
+        result = self.fetch_to_cache(url, dest, allowed=allowed, verify=verify, max_bytes=max_bytes)
         return _load_json(dest, url, max_bytes), result
 
 
@@ -438,6 +476,18 @@ class _Progress:
         if self._tick and self.done:
             self._tick(-self.done)
         self.done = 0
+
+
+def _shut_down(response: requests.Response) -> None:
+    """Unblock a read in progress on ``response`` by shutting its socket down (the download deadline)."""
+    sock = getattr(getattr(response.raw, "connection", None), "sock", None)
+    if sock is None:  # urllib3 2 hands the socket to http.client's response: fp (buffered) → SocketIO → socket
+        sock = getattr(getattr(getattr(getattr(response.raw, "_fp", None), "fp", None), "raw", None), "_sock", None)
+    try:
+        if sock is not None:
+            sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
 
 
 def _int(value: str | None) -> int | None:
@@ -495,7 +545,7 @@ def verify_json_records(path: Path, url: str, *, max_bytes: int, expect_object: 
         try:
             head = stream.peek(4096)[:4096].removeprefix(b"\xef\xbb\xbf").lstrip()
             if head[:1] == b"[":
-                for count, record in enumerate(ijson.items(stream, "item", use_float=True), start=1):
+                for count, record in enumerate(array_items(stream), start=1):  # bounded, prefix-free
                     if first is None:
                         first = record
             elif head[:1] == b"{":

@@ -21,10 +21,12 @@ from pipeline.normalize.languages import scryfall_code
 from pipeline.normalize.model import (GAME_LAYOUTS, Face, OracleCard, OtherObject, Printing, Ruling,
                                       sort_colors)
 from pipeline.sources.errors import SourceError, record_label
-from pipeline.sources.files import open_binary
+from pipeline.sources.files import open_binary, require_regular_file
+from pipeline.sources.json_stream import object_items
 from pipeline.sources.records import Flagged, MtgjsonCard, gate
 
-_STREAM_ERRORS = (OSError, EOFError, zlib.error, ijson.JSONError, json.JSONDecodeError, UnicodeDecodeError)
+_STREAM_ERRORS = (OSError, EOFError, zlib.error, ijson.JSONError, json.JSONDecodeError, UnicodeDecodeError,
+                  RecursionError, ValueError)
 
 
 @dataclass
@@ -45,7 +47,11 @@ def set_files(directory: str | Path) -> list[Path]:
     Raises SourceError if there are none.
     """
     directory = Path(directory)
-    files = sorted(p for p in directory.iterdir() if p.name.endswith((".json", ".json.gz")))
+    try:
+        names = sorted(p for p in directory.iterdir() if p.name.endswith((".json", ".json.gz")))
+    except OSError as exc:
+        raise SourceError(directory, f"cannot list: {exc.strerror or exc}") from None
+    files = [require_regular_file(p) for p in names]  # a FIFO, device, loop or directory *.json: one-line error
     if not files:
         raise SourceError(directory, "no MTGJSON set files (*.json, *.json.gz) in this directory")
     return files
@@ -55,6 +61,17 @@ def set_files(directory: str | Path) -> list[Path]:
 #: ``json.load`` (faster); larger ones (AllPrintings, AtomicCards) are streamed one entry of
 #: ``data`` at a time with ijson.
 WHOLE_FILE_MAX_BYTES = 4 << 20
+#: ... and only while they decompress to at most this (a small gzip holding more is streamed).
+WHOLE_DECOMPRESSED_MAX_BYTES = 48 << 20
+
+
+def read_mtgjson_streaming(path: str | Path) -> Iterator[MtgjsonFace | OtherObject]:
+    """:func:`read_mtgjson` streaming ``data`` one entry at a time whatever the file's size."""
+    with open_binary(path) as stream:
+        try:
+            yield from _read_entries(object_items(stream, under="data"), path)
+        except _STREAM_ERRORS as exc:
+            raise SourceError(path, f"invalid or truncated MTGJSON file: {exc}") from exc
 
 
 def read_mtgjson(path: str | Path) -> Iterator[MtgjsonFace | OtherObject]:
@@ -67,13 +84,19 @@ def read_mtgjson(path: str | Path) -> Iterator[MtgjsonFace | OtherObject]:
     """
     with open_binary(path) as stream:
         try:
-            if Path(path).stat().st_size <= WHOLE_FILE_MAX_BYTES:
-                document = json.load(stream)
+            data = stream.read(WHOLE_DECOMPRESSED_MAX_BYTES + 1) if Path(path).stat().st_size <= WHOLE_FILE_MAX_BYTES \
+                else None
+            if data is not None and len(data) <= WHOLE_DECOMPRESSED_MAX_BYTES:
+                document = json.loads(data)
                 if not isinstance(document, dict) or not isinstance(document.get("data"), dict):
                     raise SourceError(path, "not an MTGJSON file: no 'data' object", field="data")
                 entries = iter(document["data"].items())
-            else:
-                entries = ijson.kvitems(stream, "data", use_float=True)
+            else:  # large, or a small gzip that decompresses to more (a bomb): stream, bounded
+                if data is not None:
+                    stream.close()
+                    yield from read_mtgjson_streaming(path)
+                    return
+                entries = object_items(stream, under="data")  # bounded, prefix-free (json_stream)
             yield from _read_entries(entries, path)
         except _STREAM_ERRORS as exc:
             raise SourceError(path, f"invalid or truncated MTGJSON file: {exc}") from exc

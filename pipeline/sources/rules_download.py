@@ -63,4 +63,5 @@ def download_rules(fetcher: Fetcher, url: str, cache_dir: Path, *, force: bool =
     return fetcher.fetch_to_cache(
         url, rules_cache_path(cache_dir, url), allowed=RULES_HOSTS, verify=verify_rules_text,
         conditional=not force, max_age=None if force else RULES_MAX_AGE, step=step, label="rules",
+        max_bytes=RULES_MAX_BYTES,  # also while decoding Content-Encoding: gzip
     )

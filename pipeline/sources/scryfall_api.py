@@ -175,7 +175,11 @@ class ScryfallSource:
 
     def version(self) -> str:
         """Fetch the bulk-data list and the CR; return the source version (see the class docstring)."""
-        index, _ = self.fetcher.get_json(self.api_url, self.cache_dir / "scryfall" / "bulk-data.json")
+        def usable(document: object) -> None:  # a rejected list must not replace the good cached one
+            for t in self.types:
+                check_url(bulk_entry(document, t, self.api_url).url, SCRYFALL_HOSTS, self.fetcher.config.extra_hosts)
+
+        index, _ = self.fetcher.get_json(self.api_url, self.cache_dir / "scryfall" / "bulk-data.json", check=usable)
         self.entries = [bulk_entry(index, t, self.api_url) for t in self.types]
         for entry in self.entries:
             check_url(entry.url, SCRYFALL_HOSTS, self.fetcher.config.extra_hosts)

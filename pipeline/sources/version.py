@@ -10,6 +10,7 @@ that keeps ``meta.version`` — changes the version.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import zlib
 from pathlib import Path
 from typing import Iterable
@@ -17,7 +18,9 @@ from typing import Iterable
 import ijson
 
 from pipeline.sources import detect
-from pipeline.sources.files import open_binary
+from pipeline.sources.errors import SourceError
+from pipeline.sources.files import open_binary, require_regular_file
+from pipeline.sources.json_stream import object_items
 from pipeline.sources.mtgjson import set_files
 
 
@@ -37,13 +40,27 @@ def source_files(paths: Iterable[str | Path]) -> list[tuple[Path, str]]:
 
 
 def mtgjson_meta_version(path: str | Path) -> str | None:
-    """``meta.version`` of an MTGJSON file (MTGJSON writes ``meta`` first), or None when absent or unreadable."""
+    """``meta.version`` of an MTGJSON file (MTGJSON writes ``meta`` first), or None when absent or unreadable.
+
+    Reads only the first member of the top-level object, built without prefix tracking and at
+    most :data:`META_MAX_DEPTH` levels deep (a hostile file cannot cost more than its first member).
+    """
     try:
         with open_binary(path) as stream:
-            meta = next(ijson.items(stream, "meta"), None)
-    except (OSError, EOFError, zlib.error, ijson.JSONError, UnicodeDecodeError):
+            events = ijson.basic_parse(stream, use_float=True)
+            if next(events, None) != ("start_map", None) or next(events, None) != ("map_key", "meta"):
+                return None
+            replay = itertools.chain([("start_map", None), ("map_key", "meta")], events)
+            meta = next(object_items(None, max_depth=META_MAX_DEPTH, events=replay), (None, None))[1]
+    except (OSError, EOFError, zlib.error, ijson.JSONError, UnicodeDecodeError, ValueError, SourceError):
         return None
-    return str(meta["version"]) if isinstance(meta, dict) and "version" in meta else None
+    if not isinstance(meta, dict) or "version" not in meta:
+        return None
+    return str(meta["version"])[:200]
+
+
+#: Nesting allowed in the ``meta`` object read for the version (MTGJSON's is flat).
+META_MAX_DEPTH = 8
 
 
 def source_version(paths: Iterable[str | Path]) -> str:
@@ -55,7 +72,7 @@ def source_version(paths: Iterable[str | Path]) -> str:
     labels: set[str] = set()
     for file, kind in source_files(paths):
         digest.update(file.name.encode() + b"\0")
-        with open(file, "rb") as fh:
+        with open(require_regular_file(file), "rb") as fh:
             for block in iter(lambda: fh.read(1 << 20), b""):
                 digest.update(block)
         if kind == detect.MTGJSON:

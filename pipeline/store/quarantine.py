@@ -20,6 +20,10 @@ from pipeline.store.ddl import sql_literal
 
 _PREV = "_previous_db"
 
+#: Tables with an oracle_id column that are not per-card data: this build's data-quality rows and
+#: the change history (pipeline/store/changes.py) are never copied per card.
+NOT_PER_CARD = frozenset({"data_quality", "card_changes", "ability_changes"})
+
 
 def _per_card_tables(con, database: str) -> dict[str, list[tuple[str, str]]]:
     rows = con.execute("SELECT table_name, column_name, data_type FROM duckdb_columns() "
@@ -29,7 +33,8 @@ def _per_card_tables(con, database: str) -> dict[str, list[tuple[str, str]]]:
     tables: dict[str, list[tuple[str, str]]] = {}
     for table, column, dtype in rows:
         tables.setdefault(table, []).append((column, dtype))
-    return {t: cols for t, cols in tables.items() if any(c == "oracle_id" for c, _ in cols)}
+    return {t: cols for t, cols in tables.items()
+            if t not in NOT_PER_CARD and any(c == "oracle_id" for c, _ in cols)}
 
 
 def keep_previous(con: duckdb.DuckDBPyConnection, previous_db: Path,

@@ -43,6 +43,16 @@ def connect_retrying(db_path: Path, *, read_only: bool, wait: float = BUSY_WAIT,
     Raises DatabaseBusy after ``wait`` seconds; NotADatabase when the file exists but is not a
     DuckDB database; other duckdb.Error as they come.
     """
+    import stat
+
+    try:  # a FIFO or device at the path would block or never end inside DuckDB
+        mode = Path(db_path).stat().st_mode
+        if not stat.S_ISREG(mode):
+            raise NotADatabase(db_path, "not a regular file")
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise NotADatabase(db_path, exc.strerror or str(exc)) from None
     deadline = time.monotonic() + wait
     delay = 0.05
     while True:

@@ -82,7 +82,9 @@ def check_schema_file(db_path: str | Path) -> dict[str, str | None] | None:
     path = Path(db_path)
     if not path.exists():
         return None
-    con = duckdb.connect(str(path), read_only=True)
+    from pipeline.store.runs import connect_retrying  # runs imports this module
+
+    con = connect_retrying(path, read_only=True)
     try:
         return check_schema(con, path)
     finally:
