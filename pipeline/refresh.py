@@ -224,7 +224,11 @@ def _check_previous(db_path: Path, force: bool) -> None:
 
 def rules_version(rules: str | Path | None) -> str:
     """The rules file's part of a local source version: ``rules=sha256:<16 hex>`` or ``rules=none``."""
-    return "rules=none" if rules is None else "rules=sha256:" + file_sha256(Path(rules))[:16]
+    if rules is None:
+        return "rules=none"
+    from pipeline.sources.files import require_regular_file  # a FIFO or /dev/zero would never end
+
+    return "rules=sha256:" + file_sha256(require_regular_file(rules))[:16]
 
 
 def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, remote=None,
