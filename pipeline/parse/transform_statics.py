@@ -313,6 +313,15 @@ class StaticRules(Transformer):
         words = [w for w in next(c for c in ch if isinstance(c, list)) if w not in ("and", "or")]
         return A.Action("is_also", subject=_first(ch, A.Obj), extra={"words": words}, text=self._t(meta))
 
+    def c_is_also_animated(self, meta, ch):  # "All Forests and all Saprolings are 1/1 green Saproling creatures and Forest lands …"
+        first = _first(ch, A.Obj)
+        lists = [c for c in ch if isinstance(c, list)]
+        pt = next((str(c) for c in ch if isinstance(c, Token) and c.type == "PT"), None)
+        second, types = lists[0], lists[-1]
+        subject = A.Obj(first.quantifier, None, list(first.words) + list(second), f"{first.text} and all {' '.join(second)}")
+        return A.Action("is_also", subject=subject, extra={"words": [w for w in types if w not in ("and", "or")], "pt": pt},
+                        text=self._t(meta))
+
     def c_animated(self, meta, ch):  # "Enchanted land is a 5/6 … creature that's still a land" (CR 205.1b)
         subj = _first(ch, A.Obj)
         pt = next((str(c) for c in ch if isinstance(c, Token) and c.type == "PT"), None)
