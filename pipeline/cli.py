@@ -313,10 +313,7 @@ def query(sql, db, fmt, params, output, allow_writes, allow_external):
             if fmt == "parquet":
                 rows = write_query_parquet(result, output)
             elif fmt == "table":
-                table = formats.table_text(rel.columns, formats.table_rows(rel, formats.TABLE_ROWS)) \
-                    if rel is not None else "(no rows)"
-                if rel is not None and table != "(no rows)":
-                    table += formats.more_rows_line(rel, formats.TABLE_ROWS)
+                table = formats.table_output(rel)
                 if output is None:
                     click.echo(table)
                     return

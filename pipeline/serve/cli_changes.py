@@ -1,7 +1,7 @@
 """``mtg-pipeline changes``: what refreshes changed (the ``card_changes`` changelog, pipeline/store/changes.py).
 
 The SQL is built from fixed fragments; every user value (run id, date, change kinds) is bound
-as a parameter, and the query runs through :func:`pipeline.serve.query.run_query` (read-only,
+as a parameter, and the query runs through :func:`pipeline.serve.query.query_result` (read-only,
 no external access).
 """
 
@@ -69,7 +69,8 @@ def changes_command(db, run, since, kinds, abilities, fmt):
     no changes unless it ran with `refresh --changes-on-first-build`. The rows come from the
     `card_changes` table (`ability_changes` with --abilities), documented in docs/schema.md.
     """
-    from pipeline.serve.query import DatabaseMissing, QueryRefused, format_frame, run_query
+    from pipeline.serve.formats import print_result
+    from pipeline.serve.query import DatabaseMissing, QueryRefused, query_result
     from pipeline.store.runs import DatabaseBusy
     from pipeline.store.versions import DatabaseUnusable
 
@@ -81,11 +82,11 @@ def changes_command(db, run, since, kinds, abilities, fmt):
                               abilities=abilities)
     db_path = db if db is not None else default_db_path()
     try:
-        df = run_query(db_path, sql, params)
+        with query_result(db_path, sql, params) as result:
+            print_result(result.relation, fmt)
     except (DatabaseMissing, QueryRefused, DatabaseUnusable, DatabaseBusy) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
     except Exception as exc:  # a database from before the changelog: one line for the user
         click.echo(f"error: {db_path}: {type(exc).__name__}: {str(exc).splitlines()[0]}", err=True)
         sys.exit(1)
-    click.echo(format_frame(df, fmt))

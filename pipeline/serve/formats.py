@@ -116,6 +116,25 @@ def write_stream(rel: duckdb.DuckDBPyRelation, fmt: str, stream: IO[str] | None 
     return rows
 
 
+def table_output(rel: duckdb.DuckDBPyRelation | None) -> str:
+    """The table format of ``rel`` (None: a statement without rows): :func:`table_text` of the
+    first :data:`TABLE_ROWS` rows and :func:`more_rows_line`, or ``(no rows)``."""
+    if rel is None:
+        return "(no rows)"
+    text = table_text(rel.columns, table_rows(rel, TABLE_ROWS))
+    return text + more_rows_line(rel, TABLE_ROWS) if text != "(no rows)" else text
+
+
+def print_result(rel: duckdb.DuckDBPyRelation | None, fmt: str, stream: IO[str] | None = None) -> None:
+    """Print ``rel`` (None: a statement without rows) as ``fmt`` ('table', 'csv' or 'json') to
+    ``stream`` (default ``sys.stdout``): :func:`table_output`, or :func:`write_stream`."""
+    stream = stream or sys.stdout
+    if fmt == "table":
+        stream.write(table_output(rel) + "\n")
+    elif rel is not None:
+        write_stream(rel, fmt, stream)
+
+
 def table_rows(rel: duckdb.DuckDBPyRelation, limit: int | None = None) -> list[tuple[str, ...]]:
     """``rel``'s rows (at most ``limit``) with every value as DuckDB prints it and NULL as ``NULL``."""
     text = rel.project(", ".join(f"CAST({_ident(c)} AS VARCHAR) AS {_ident(c)}" for c in rel.columns))
