@@ -32,7 +32,6 @@ from typing import Any, Iterator
 from pipeline.derive.effects import is_type_word, singular
 
 _COLORS = ("white", "blue", "black", "red", "green")
-_SUPERTYPES = ("legendary", "basic", "snow", "world")
 _PT = re.compile(r"\b(\d+|X|\*)/(\d+|X|\*)\b")
 _LOYALTY = re.compile(r"starting loyalty is (\d+|X)", re.I)
 

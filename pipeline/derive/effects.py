@@ -54,7 +54,7 @@ class CharacteristicEffect:
     wording, level range or Class level, else None. values: types (singular, lower case) set or
     added, or the texts of granted abilities. grants_mana: WUBRGC letters the affected objects
     can produce because of the effect (CR 305.6 for land types; the granted abilities' "Add …").
-    text: the line as printed."""
+    pt: power/toughness set with the types ("1/1"), else None. text: the line as printed."""
     ability_index: int | None
     effect: str
     rule: str
@@ -67,11 +67,6 @@ class CharacteristicEffect:
     grants_mana: list[str] = field(default_factory=list)
     pt: str | None = None
     text: str = ""
-
-    @property
-    def reaches_self(self) -> bool:
-        """The card itself gets the effect (in the group, and the effect works where the group is)."""
-        return self.includes_self
 
 
 def singular(word: str) -> str:
