@@ -77,3 +77,16 @@ def grammar_cache_dir() -> Path:
     if env:
         return Path(env)
     return default_cache_dir() / "grammar"
+
+
+def pid_alive(pid: int) -> bool:
+    """True when process ``pid`` exists (leftover files named after a dead process's pid may be removed)."""
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # exists, owned by someone else
+        return True
+    return True

@@ -13,6 +13,7 @@ rebuild command) unless ``force`` rebuilds it. docs/reliability.md lists the fau
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from dataclasses import dataclass, field
@@ -121,6 +122,9 @@ def refresh(
     elif rules is None and remote is None:  # always annotated: the bundled CR (CR 2026-02-27)
         rules = BUNDLED_RULES
     label = source_label or (remote.label if remote is not None else ",".join(str(s) for s in sources))
+    # A symlinked --db: lock and swap the real file (else two refreshes through two names run at
+    # once, and os.replace turns the link into a regular file while the real database goes stale).
+    db_path = Path(os.path.realpath(db_path))
     lock = filelock.FileLock(str(db_path) + ".lock")
     try:
         lock.acquire(timeout=wait)

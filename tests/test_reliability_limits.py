@@ -169,3 +169,28 @@ def test_a_rejected_bulk_list_keeps_the_good_cached_one(server, tmp_path):
     with pytest.raises(DownloadError, match="has no 'oracle_cards' entry"):
         ScryfallSource(fetcher(), tmp_path, api_url=mirror.api_url, rules_url=None).version()
     assert cached.read_bytes() == good and read_meta(cached) is not None
+
+
+# --------------------------------------------------------------------------- integrity
+
+
+def test_a_symlinked_db_is_locked_and_replaced_through_its_target(tmp_path):
+    from pipeline.refresh import refresh
+
+    real = tmp_path / "real" / "cards.duckdb"
+    real.parent.mkdir()
+    link = tmp_path / "cards.duckdb"
+    link.symlink_to(real)
+    arn = ROOT.parent / "shared" / "corpus" / "mtgjson-v5-20220425" / "ARN.json.gz"
+    assert refresh([arn], link).counts["cards"] == 78
+    assert link.is_symlink() and real.is_file()  # the swap replaced the real file, not the link
+    assert (real.parent / "cards.duckdb.lock").exists() and not (tmp_path / "cards.duckdb.lock").exists()
+
+
+def test_download_temp_files_of_dead_processes_are_cleaned(server, tmp_path):
+    mirror = Mirror(server)
+    leftover = tmp_path / "scryfall" / "oracle_cards.jsonl.gz.tmp-999999999"
+    leftover.parent.mkdir(parents=True)
+    leftover.write_bytes(b"x" * 1000)
+    ScryfallSource(fetcher(), tmp_path, api_url=mirror.api_url, rules_url=None).version()
+    assert not leftover.exists()

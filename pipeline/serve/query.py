@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Iterator
 
 import duckdb
 
+from pipeline.paths import pid_alive
+
 from pipeline.store.runs import connect_retrying
 from pipeline.store.versions import check_schema
 
@@ -53,7 +55,7 @@ def spill_dir() -> Path:
         root.mkdir(mode=0o700, exist_ok=True)
         for old in root.iterdir():
             pid = old.name.split("-", 1)[0]
-            if pid.isdigit() and not _alive(int(pid)):
+            if pid.isdigit() and not pid_alive(int(pid)):
                 shutil.rmtree(old, ignore_errors=True)
         _SPILL = Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=root))
         atexit.register(shutil.rmtree, _SPILL, True)
@@ -61,16 +63,6 @@ def spill_dir() -> Path:
 
 
 _SPILL: Path | None = None
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def connect(db_path: str | Path, *, allow_writes: bool = False, allow_external: bool = False

@@ -25,9 +25,10 @@ normalizer as usual. Validation cost is measured on the MTGJSON corpus (``benchm
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from pipeline.normalize.languages import MTGJSON_LANGUAGES
 from pipeline.sources.errors import SourceError
@@ -36,6 +37,15 @@ from pipeline.store.data_quality import DataQualityIssue
 Color = Literal["W", "U", "B", "R", "G"]
 Colors = list[Color] | None
 StrList = list[str] | None
+def _iso_date(value: str) -> str:
+    date.fromisoformat(value)  # ValueError → a validation error naming the field
+    return value
+
+
+#: A date as Scryfall and MTGJSON write it: 'YYYY-MM-DD' (checked: '2019-02-30' is refused).
+IsoDate = Annotated[str, AfterValidator(_iso_date)]
+#: An MTGJSON numeric identifier: a string of digits (read as an int).
+DigitString = Annotated[str, Field(pattern=r"^[0-9]{1,18}$")]
 #: A JSON number (int or float; not bool, not NaN/±inf).
 Number = Annotated[float, Field(allow_inf_nan=False)] | None
 
@@ -138,7 +148,7 @@ class ScryfallCard(Record):
     id: str | None = None
     set_name: str | None = None
     set_type: str | None = None
-    released_at: str | None = None
+    released_at: IsoDate | None = None
     rarity: str | None = None
     artist: str | None = None
     printed_name: str | None = None
@@ -167,7 +177,7 @@ class ScryfallRuling(Record):
     object: str | None = None
     oracle_id: str
     source: str | None = None
-    published_at: str
+    published_at: IsoDate
     comment: str
 
 
@@ -178,17 +188,17 @@ class MtgjsonIdentifiers(Record):
 
     scryfallOracleId: str | None = None
     scryfallId: str | None = None
-    multiverseId: str | None = None
-    mtgoId: str | None = None
-    mtgArenaId: str | None = None
-    tcgplayerProductId: str | None = None
-    mcmId: str | None = None
+    multiverseId: DigitString | None = None
+    mtgoId: DigitString | None = None
+    mtgArenaId: DigitString | None = None
+    tcgplayerProductId: DigitString | None = None
+    mcmId: DigitString | None = None
 
 
 class MtgjsonRuling(Record):
     """MTGJSON ``rulings[i]``: ``{date: 'YYYY-MM-DD', text}``."""
 
-    date: str
+    date: IsoDate
     text: str
 
 
@@ -254,7 +264,7 @@ class MtgjsonCard(Record):
     isReserved: bool | None = None
     edhrecRank: Number = None
     leadershipSkills: MtgjsonLeadership | None = None
-    originalReleaseDate: str | None = None
+    originalReleaseDate: IsoDate | None = None
 
 
 class RecordInvalid(SourceError):
@@ -288,7 +298,8 @@ def _value_at(obj: Any, loc: tuple) -> Any:
 _EXPECT = {
     "string_type": "expected a string", "float_type": "expected a number", "finite_number": "expected a finite number",
     "list_type": "expected a list", "model_type": "expected an object", "dict_type": "expected an object",
-    "literal_error": "expected one of W, U, B, R, G", "missing": "missing",
+    "literal_error": "expected one of W, U, B, R, G", "missing": "missing", "value_error": "not a date (YYYY-MM-DD)",
+    "string_pattern_mismatch": "expected a string of digits",
 }
 
 

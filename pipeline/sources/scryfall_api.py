@@ -17,10 +17,12 @@ a request. :class:`ScryfallSource` ties this together for one refresh (cards + r
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
+from pipeline.paths import pid_alive
 from pipeline.sources.http import (
     SCRYFALL_HOSTS, DownloadError, Fetcher, Step, check_url, meta_path, read_meta, verify_json_records,
 )
@@ -173,8 +175,26 @@ class ScryfallSource:
         """The ``runs.source`` label: ``scryfall:oracle_cards+rulings``."""
         return "scryfall:" + "+".join(self.types)
 
+    def clean_leftovers(self) -> list[Path]:
+        """Remove download temp files (``*.tmp-<pid>``) of dead processes from the cache; return them.
+
+        Called under the refresh lock (:meth:`version`), so no live refresh of this cache is writing them.
+        """
+        removed = []
+        for sub in ("scryfall", "rules"):
+            d = self.cache_dir / sub
+            if not d.is_dir():
+                continue
+            for p in d.iterdir():
+                pid = p.name.rsplit(".tmp-", 1)[-1] if ".tmp-" in p.name else ""
+                if pid.isdigit() and int(pid) != os.getpid() and not pid_alive(int(pid)) and p.is_file():
+                    p.unlink()
+                    removed.append(p)
+        return removed
+
     def version(self) -> str:
         """Fetch the bulk-data list and the CR; return the source version (see the class docstring)."""
+        self.clean_leftovers()
         def usable(document: object) -> None:  # a rejected list must not replace the good cached one
             for t in self.types:
                 check_url(bulk_entry(document, t, self.api_url).url, SCRYFALL_HOSTS, self.fetcher.config.extra_hosts)
