@@ -484,7 +484,8 @@ class Sentence(Node):
         # the grammar's clause_list hands over its joins with the effects (transform._Clauses)
         given = getattr(self.effects, "joins", None)
         if given is not None and not self.joins:
-            self.joins = list(given) if len(given) == len(self.effects) - 1 else []
+            n = len(self.effects) - (1 if self.effects and isinstance(self.effects[-1], WhereX) else 0)
+            self.joins = list(given) if len(given) == n - 1 else []
             self.effects = list(self.effects)
 
 

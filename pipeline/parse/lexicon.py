@@ -76,9 +76,12 @@ def cr_lexicons() -> dict[str, frozenset[str]]:
     return {"keywords": frozenset(kw), "actions": frozenset(act), "ability_words": frozenset(aw)}
 
 
+_NON_COLORS = frozenset("non" + c for c in COLORS)  # "nonblack" (CR 105.2, 205.4b style)
+
+
 def is_object_word(word: str) -> bool:
     """True if ``word`` (lower case) may be rendered as a descriptor of an object or player."""
-    return word in OBJECT_WORDS or word in COLORS or word in type_words()
+    return word in OBJECT_WORDS or word in COLORS or word in _NON_COLORS or word in type_words()
 
 
 def is_keyword(name: str) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pipeline.parse import ast as A
 from pipeline.parse.render import NotRendered, cap, extra_keys, render, renders, renders_verb
 from pipeline.parse.lexicon import is_object_word
-from pipeline.parse.render_objects import amount_number, article, counted, is_plural
+from pipeline.parse.render_objects import amount_number, article, counted, is_plural, quantity
 
 _PT = __import__("re").compile(r"^[+-](?:\d+|X)/[+-](?:\d+|X)$")
 
@@ -19,7 +19,14 @@ def render_sentence(s: A.Sentence, **_) -> str:
         raise NotRendered("Sentence:empty")
     if s.optional:
         raise NotRendered("Sentence:optional")
-    parts = [render(e) for e in s.effects]
+    effects = list(s.effects)
+    where = effects.pop() if effects and isinstance(effects[-1], A.WhereX) else None
+    parts = [render(e) for e in effects]
+    if where is not None:  # "…, where X is the number of cards in your hand" (CR 107.3a)
+        if where.variable != "X" or not parts:
+            raise NotRendered("WhereX")
+        parts[-1] += ", where X is " + (quantity(where.definition) if isinstance(where.definition, A.Amount)
+                                         else render(where.definition))
     joins = getattr(s, "joins", [])
     if len(joins) != len(parts) - 1:
         raise NotRendered("Sentence:joins")
@@ -67,16 +74,20 @@ _SIMPLE = {
     "destroy": ("destroy", "destroys"), "exile": ("exile", "exiles"), "tap": ("tap", "taps"),
     "untap": ("untap", "untaps"), "sacrifice": ("sacrifice", "sacrifices"), "counter": ("counter", "counters"),
     "regenerate": ("regenerate", "regenerates"), "reveal": ("reveal", "reveals"),
-    "discard_obj": ("discard", "discards"), "transform": ("transform", "transforms"),
+    "discard_obj": ("discard", "discards"), "discard": ("discard", "discards"),
+    "transform": ("transform", "transforms"),
 }
 
 
 def _simple(action: A.Action, **_) -> str:
-    extra_keys(action, {"optional"})
+    extra_keys(action, {"optional", "unless"})
     if action.amount is not None:
         raise NotRendered(f"Action:{action.verb}+amount")
     base, third = _SIMPLE[action.verb]
-    return f"{subject_verb(action, base, third)} {_obj(action)}"
+    out = f"{subject_verb(action, base, third)} {_obj(action)}"
+    if "unless" in action.extra:  # "sacrifice it unless you discard a creature card" (CR 118.12)
+        out += " unless " + render(action.extra["unless"])
+    return out
 
 
 renders_verb(*_SIMPLE)(_simple)
@@ -106,6 +117,8 @@ def render_life(a: A.Action, **_) -> str:
     if a.obj is not None:
         raise NotRendered(f"Action:{a.verb}+obj")
     base = "gain" if a.verb == "gain_life" else "lose"
+    if a.amount is not None and a.amount.kind == "equal_to":  # "gains life equal to its power"
+        return f"{subject_verb(a, base, base + 's')} life equal to {quantity(a.amount)}"
     return f"{subject_verb(a, base, base + 's')} {amount_number(a.amount, words=False)} life"
 
 
@@ -238,3 +251,116 @@ def render_return(a: A.Action, **_) -> str:
              A.Destination.YOUR_HAND: "your hand", A.Destination.BATTLEFIELD: "the battlefield",
              A.Destination.OWNER_LIBRARY_TOP: "the top of its owner's library"}[A.Destination(dest.kind)]
     return f"{subject_verb(a, 'return', 'returns')} {_obj(a)} to {words}"
+
+
+def _duration_tail(a: A.Action) -> str:
+    return " " + render(a.extra["duration"]) if "duration" in a.extra else ""
+
+
+@renders_verb("unblockable", "cant_block")
+def render_cant(a: A.Action, **_) -> str:
+    """"~ can't be blocked [this turn]" (CR 509.1b), "~ can't block"."""
+    extra_keys(a, {"duration"})
+    if a.subject is None or a.obj is not None or a.amount is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    words = "can't be blocked" if a.verb == "unblockable" else "can't block"
+    return f"{render(a.subject, role='subject')} {words}{_duration_tail(a)}"
+
+
+@renders_verb("gain_control")
+def render_gain_control(a: A.Action, **_) -> str:
+    """"gain control of target artifact [for as long as you control ~]" (CR 108.4, 611.2b)."""
+    extra_keys(a, {"duration", "optional"})
+    if a.amount is not None:
+        raise NotRendered("Action:gain_control")
+    return f"{subject_verb(a, 'gain', 'gains')} control of {_obj(a)}{_duration_tail(a)}"
+
+
+@renders_verb("duration:for_as_long_as")
+def render_for_as_long_as(a: A.Action, **_) -> str:
+    extra_keys(a, {"condition"})
+    if a.obj is not None or a.subject is not None:
+        raise NotRendered("Action:duration:for_as_long_as")
+    return "for as long as " + render(a.extra.get("condition"))
+
+
+@renders_verb("put_onto_battlefield")
+def render_put_onto_battlefield(a: A.Action, **_) -> str:
+    """"you may put a creature card from your hand onto the battlefield" (CR 305.1 / 400.7)."""
+    extra_keys(a, {"optional"})
+    if a.amount is not None:
+        raise NotRendered("Action:put_onto_battlefield")
+    return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} onto the battlefield"
+
+
+_LIBRARY = {"your": "your library", "their": "their library", "owner": "its owner's library"}
+
+
+@renders_verb("put_library")
+def render_put_library(a: A.Action, **_) -> str:
+    """"put target card on top of its owner's library", "… on the bottom of your library in any
+    order" (CR 401)."""
+    extra_keys(a, {"position", "library", "order", "optional"})
+    pos, lib, order = a.extra.get("position"), a.extra.get("library"), a.extra.get("order")
+    if pos not in ("top", "bottom") or lib not in _LIBRARY or order not in (None, "any", "random") or a.amount:
+        raise NotRendered("Action:put_library")
+    where = "on top of " if pos == "top" else "on the bottom of "
+    tail = {None: "", "any": " in any order", "random": " in a random order"}[order]
+    return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} {where}{_LIBRARY[lib]}{tail}"
+
+
+@renders_verb("cost_less")
+def render_cost_less(a: A.Action, **_) -> str:
+    """"~ costs {3} less to cast", "Historic spells you cast cost {1} less to cast" (CR 601.2f)."""
+    from pipeline.parse.render_mana import symbols
+
+    extra_keys(a, {"mana"})
+    if a.subject is None or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:cost_less")
+    subj = render(a.subject, role="subject")
+    verb = "cost" if is_plural(a.subject) else "costs"
+    return f"{subj} {verb} {symbols(a.extra['mana'])} less to cast"
+
+
+@renders_verb("search")
+def render_search(a: A.Action, **_) -> str:
+    """"search your library for a basic land card" (CR 701.23); a player other than you searches
+    "their" library."""
+    extra_keys(a, {"optional"})
+    if a.amount is not None:
+        raise NotRendered("Action:search")
+    if a.subject is None or render(a.subject, role="subject") == "you":
+        lib = "your library"
+    else:
+        lib = "their library"
+    return f"{subject_verb(a, 'search', 'searches')} {lib} for {_obj(a)}"
+
+
+@renders_verb("shuffle")
+def render_shuffle(a: A.Action, **_) -> str:
+    """"shuffle" (the current wording of "shuffle your library", CR 701.24)."""
+    extra_keys(a, {"optional"})
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:shuffle")
+    return subject_verb(a, "shuffle", "shuffles")
+
+
+@renders_verb("attach")
+def render_attach(a: A.Action, **_) -> str:
+    """"attach target Equipment you control to target creature you control" (CR 701.3)."""
+    extra_keys(a, {"objects", "optional"})
+    objs = a.extra.get("objects") or []
+    if len(objs) != 1 or a.amount is not None:
+        raise NotRendered("Action:attach")
+    return f"{subject_verb(a, 'attach', 'attaches')} {_obj(a)} to {render(objs[0])}"
+
+
+@renders_verb("pay")
+def render_pay(a: A.Action, **_) -> str:
+    """"you may pay {2}" (CR 118.1), "pay 3 life"."""
+    from pipeline.parse.render_mana import symbols
+
+    extra_keys(a, {"mana", "optional"})
+    if a.obj is not None or "mana" not in a.extra or a.amount is not None:
+        raise NotRendered("Action:pay")
+    return f"{subject_verb(a, 'pay', 'pays')} {symbols(a.extra['mana'])}"

@@ -75,6 +75,7 @@ POSTS = {
     "attacked": "that attacked this turn", "dealt_damage": "dealt damage this turn",
     "exiled_with": "exiled with ~", "of_that_type": "of that type", "not_cast": "that wasn't cast",
     "crewed_it": "that crewed it this turn", "chosen_name": "with the chosen name",
+    "you_cast": "you cast",
 }
 
 # object bases that are fixed wordings (o_* rule name → words)
@@ -82,13 +83,38 @@ BASES = {"any_target": "any target", "that_card": "that card", "that_player": "t
          "that_spell": "that spell"}
 
 
-def _post(q: str, words: list[str]) -> str:
+_OWNER_WORDS = ("controller", "owner")
+_STATS = {"stat:power": "power", "stat:toughness": "toughness", "stat:mana value": "mana value",
+          "stat:loyalty": "loyalty"}
+
+
+def _stat(q: str) -> str:
+    if q not in _STATS:
+        raise NotRendered("Obj:stat")
+    return _STATS[q]
+
+
+def quantity(amount: A.Amount) -> str:
+    """An ``equal_to`` amount's quantity: "its power" (a stat object) or "the number of
+    creatures you control" (a counted object), CR 107.1."""
+    if amount is None or amount.kind != "equal_to" or amount.value is not None or not isinstance(amount.ref, A.Obj):
+        raise NotRendered(f"Amount:{getattr(amount, 'kind', None)}")
+    ref = amount.ref
+    if "stat" in ref.qualifiers:
+        return render_obj(ref)
+    return "the number of " + render_obj(ref, prep="in")
+
+
+def _post(q: str, words: list[str], prep: str | None = None) -> str:
+    """One post-modifier. ``prep``: "in" or "from" before a zone when the context decides it
+    (a counted quantity is "in" a zone); else "in" after "each", "from" otherwise."""
     if q in POSTS:
         return POSTS[q]
     name, _, arg = q.partition(":")
     if name == "zone" and arg in ZONES:
         # "from"/"in" are one rule: a target/chosen card comes "from", a counted/each one is "in"
-        return ("in " if words and words[0] == "each" else "from ") + ZONES[arg]
+        prep = prep or ("in" if words and words[0] == "each" else "from")
+        return f"{prep} {ZONES[arg]}"
     if name in ("power", "toughness", "mv") and arg:
         value, _, cmp = arg.rpartition(":")
         stat = {"power": "power", "toughness": "toughness", "mv": "mana value"}[name]
@@ -151,13 +177,20 @@ def is_plural(obj) -> bool:
 
 
 @renders(A.Obj)
-def render_obj(obj: A.Obj, role: str = "object", **_) -> str:
+def render_obj(obj: A.Obj, role: str = "object", prep: str | None = None, **_) -> str:
     """``role``: "subject" (they/it) or "object" (them/it) for the personal pronouns."""
     q = obj.quantifier
     pronoun = {"self": "~", "you": "you", "it": "it", "them": "they" if role == "subject" else "them"}.get(q)
     if pronoun is not None:  # "~ from your hand", "it"
         return " ".join([pronoun] + [_post(p, [pronoun]) for p in obj.qualifiers])
     quals = list(obj.qualifiers)
+    if not obj.words and q is None and len(quals) >= 2 and quals[0] == "its" and quals[1] in _OWNER_WORDS:
+        return " ".join(["its", quals[1]] + [_post(p, ["its"]) for p in quals[2:]])  # "its controller"
+    if not obj.words and q is None and len(quals) == 2 and quals[0] == "stat" and quals[1].startswith("stat:"):
+        return "its " + _stat(quals[1])  # "its power"
+    if quals and quals[0] == "self_or_other" and obj.words[:1] == ["~"] and q in QUANTIFIERS:
+        rest = A.Obj(q, obj.count, obj.words[1:], "", quals[1:])
+        return "~ or " + render_obj(rest)  # "~ or another creature"
     head = ""
     if quals and quals[0] in BASES:
         if obj.words or q is not None:
@@ -193,7 +226,7 @@ def render_obj(obj: A.Obj, role: str = "object", **_) -> str:
         quals.pop(0)
     parts.append(descriptor(obj.words))
     for p in quals:
-        parts.append(_post(p, parts))
+        parts.append(_post(p, parts, prep))
     return " ".join(parts)
 
 

@@ -38,6 +38,7 @@ def _event(third: str, plural: str):
 renders_verb("event:enters")(_event("enters", "enter"))
 renders_verb("event:dies")(_event("dies", "die"))
 renders_verb("event:attacks")(_event("attacks", "attack"))
+renders_verb("event:leaves")(_event("leaves the battlefield", "leave the battlefield"))
 
 
 # CR 500.1 steps and phases as Oracle names them; owners as "your upkeep" / "each opponent's upkeep"
@@ -102,3 +103,14 @@ def render_combat_damage(a: A.Action, **_) -> str:
     if objs:
         out += " to " + render(objs[0])
     return out
+
+
+@renders_verb("event:damage")
+def render_damage_event(a: A.Action, **_) -> str:
+    """"~ deals damage [to an opponent]" (CR 120.1)."""
+    extra_keys(a, {"objects"})
+    objs = _objects(a)
+    if a.obj is None or len(objs) > 1 or a.amount is not None:
+        raise NotRendered("Action:event:damage")
+    out = f"{render(a.obj, role='subject')} {'deal' if is_plural(a.obj) else 'deals'} damage"
+    return out + (" to " + render(objs[0]) if objs else "")

@@ -780,7 +780,9 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
         return A.Sentence(effects)
 
     def s_where(self, meta, ch):
-        return A.Sentence(_clauses(ch[0]) + [ch[1]])
+        effects = _clauses(ch[0])
+        joins = list(getattr(effects, "joins", []))
+        return A.Sentence(list(effects) + [ch[1]], joins=joins if len(joins) == len(effects) - 1 else [])
 
     def s_if(self, meta, ch):
         return A.Sentence(_clauses(ch[1]), condition=ch[0])
