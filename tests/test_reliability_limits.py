@@ -194,3 +194,11 @@ def test_download_temp_files_of_dead_processes_are_cleaned(server, tmp_path):
     leftover.write_bytes(b"x" * 1000)
     ScryfallSource(fetcher(), tmp_path, api_url=mirror.api_url, rules_url=None).version()
     assert not leftover.exists()
+
+
+def test_a_bulk_list_nested_100k_deep_is_one_error(server, tmp_path):
+    server.expect_request("/bulk-data").respond_with_data(b"[" * 100_000 + b"]" * 100_000,
+                                                          content_type="application/json")
+    with pytest.raises(DownloadError, match="nested too deeply"):
+        fetcher(retries=0).get_json(server.url_for("/bulk-data"), tmp_path / "bulk-data.json")
+    assert not (tmp_path / "bulk-data.json").exists()

@@ -508,6 +508,8 @@ def _load_json(path: Path, url: str, max_bytes: int) -> object:
         return json.loads(path.read_bytes().decode("utf-8-sig"))
     except (ValueError, UnicodeDecodeError) as exc:
         raise DownloadError(url, f"response is not valid JSON: {exc}") from exc
+    except RecursionError:  # a list nested 100,000 deep (json.loads recurses per level)
+        raise DownloadError(url, "response is nested too deeply to be a bulk-data list") from None
 
 
 class _CappedReader(io.RawIOBase):
