@@ -146,6 +146,11 @@ class RemoteSource(Protocol):
 
     def fetch(self, step) -> tuple[list[Path], Path | None]: ...
 
+    # Optional: called after the build that read the fetched files succeeded (commit) or failed
+    # (rollback), so a download that fails the build does not replace the last good cached file.
+    # def commit(self) -> None: ...
+    # def rollback(self) -> None: ...
+
 
 def _where(paths) -> str:
     return ", ".join(str(p) for p in paths) or "(no source)"
@@ -299,9 +304,13 @@ def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, 
                                     record_initial=record_initial)
         except RulesFormatError as exc:  # the rules file is bad input like any other: name it
             raise SourceError(rules, str(exc).replace("<rules text>: ", "")) from exc
+        if remote is not None and hasattr(remote, "commit"):
+            remote.commit()  # the build used the new downloads: drop the last good copies
         return RefreshOutcome("ok", run_id, source_version, result.counts, result.parsed, time.perf_counter() - t0,
                               notes, result.changes)
     except BaseException as exc:
+        if remote is not None and hasattr(remote, "rollback"):
+            remote.rollback()  # a download that passed its check but failed the build is not kept
         message = f"{type(exc).__name__}: {exc}".splitlines()[0] if str(exc) else type(exc).__name__
         try:
             if had_database and db_path.exists():

@@ -345,3 +345,23 @@ def test_progress_bars_without_quiet(state):
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     assert f"built {db}: {CARDS} cards, " in result.stdout
+
+
+def test_a_download_that_fails_the_build_does_not_replace_the_cached_file(state):
+    """A card file that passes the download check but fails the build: the last good cached file and
+    its metadata come back, so the next run downloads again instead of reusing the bad one (issue 16)."""
+    mirror, db, cache = state
+    cached = cache / "scryfall" / "oracle_cards.jsonl.gz"
+    good_sha, before = file_sha(cached), content(db)
+    bad = [dict(c) for c in m20_cards()]
+    del bad[5]["name"]  # still a card object (the download check passes); the build refuses a nameless card
+    mirror.updated["oracle_cards"] = UPDATED_2
+    mirror.files["oracle_cards"] = (gz_jsonl(bad), False)
+    result = refresh_cli(mirror, db, cache)
+    assert result.exit_code == 1 and "card without a name" in result.stderr, result.output
+    assert file_sha(cached) == good_sha and read_meta(cached).extra["updated_at"] == UPDATED_1
+    assert content(db) == before and not list(cache.rglob("*.last-good"))
+    mirror.files["oracle_cards"] = (gz_jsonl(m20_cards()[:200]), False)
+    result = refresh_cli(mirror, db, cache)
+    assert result.exit_code == 0 and result.stdout.startswith(f"built {db}: 200 cards, "), result.output
+    assert read_meta(cached).extra["updated_at"] == UPDATED_2 and not list(cache.rglob("*.last-good"))

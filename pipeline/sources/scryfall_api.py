@@ -169,6 +169,7 @@ class ScryfallSource:
         self.entries: list[BulkEntry] = []
         self.rules: Path | None = None
         self.statuses: dict[str, str] = {}
+        self._kept: list[Path] = []
 
     @property
     def label(self) -> str:
@@ -191,6 +192,35 @@ class ScryfallSource:
                     p.unlink()
                     removed.append(p)
         return removed
+
+    def _keep_last_good(self, dest: Path) -> None:
+        for p in (dest, meta_path(dest)):
+            good = p.with_name(p.name + ".last-good")
+            if good.exists():
+                good.unlink()
+            if p.exists():
+                os.link(p, good)
+        self._kept.append(dest)
+
+    def commit(self) -> None:
+        """The build succeeded: drop the ``.last-good`` copies of the files it read."""
+        for dest in self._kept:
+            for p in (dest, meta_path(dest)):
+                p.with_name(p.name + ".last-good").unlink(missing_ok=True)
+        self._kept.clear()
+
+    def rollback(self) -> None:
+        """The build failed: put each file's ``.last-good`` copy back (or remove a first download)."""
+        for dest in self._kept:
+            for p in (dest, meta_path(dest)):
+                good = p.with_name(p.name + ".last-good")
+                if good.exists() and p.exists() and os.path.samefile(good, p):
+                    good.unlink()  # not replaced (reused from the cache); rename() would keep both names
+                elif good.exists():
+                    os.replace(good, p)
+                elif p.exists():
+                    p.unlink()
+        self._kept.clear()
 
     def version(self) -> str:
         """Fetch the bulk-data list and the CR; return the source version (see the class docstring)."""
@@ -228,12 +258,25 @@ class ScryfallSource:
         return result.path
 
     def fetch(self, step: Step | None = None) -> tuple[list[Path], Path | None]:
-        """Download (or reuse) every bulk file of :meth:`version`'s entries; return (paths, rules path)."""
+        """Download (or reuse) every bulk file of :meth:`version`'s entries; return (paths, rules path).
+
+        The cached copy a download replaces is kept beside it (``<file>.last-good``, a hard link)
+        until the build that reads the new file succeeds: :meth:`commit` drops it, :meth:`rollback`
+        puts it back (a file that passed the download check but failed the build is not kept, and
+        the next run downloads again).
+        """
         if not self.entries:
             self.version()
         paths = []
-        for entry in self.entries:
-            path, status = download_bulk(self.fetcher, entry, self.cache_dir, force=self.force, step=step)
-            self.statuses[entry.type] = status
-            paths.append(path)
+        try:
+            for entry in self.entries:
+                self._keep_last_good(bulk_cache_path(self.cache_dir, entry))
+                path, status = download_bulk(self.fetcher, entry, self.cache_dir, force=self.force, step=step)
+                self.statuses[entry.type] = status
+                paths.append(path)
+        except BaseException:
+            # A download failed (its cached file is untouched): the files already fetched passed their
+            # checks and no build read them, so they stay cached and the next run fetches only the rest.
+            self.commit()
+            raise
         return paths, self.rules
