@@ -43,3 +43,22 @@ def render_as_long_as(a: A.Action, **_) -> str:
     """"as long as [condition]" (CR 611.2b)."""
     extra_keys(a, {"condition"})
     return "as long as " + render(a.extra.get("condition"))
+
+
+@renders_verb("condition:kicked")
+def render_kicked(a: A.Action, **_) -> str:
+    """"it was kicked" / "~ was kicked" (CR 702.33d); the grammar merges "is"/"was"."""
+    extra_keys(a, set())
+    if a.obj is None or a.amount is not None:
+        raise NotRendered(a.verb)
+    return f"{render(a.obj, role='subject')} was kicked"
+
+
+@renders_verb("condition:controls")
+def render_controls(a: A.Action, **_) -> str:
+    """"defending player controls an Island" (CR 108.4)."""
+    extra_keys(a, {"controlled"})
+    if a.obj is None or not isinstance(a.extra.get("controlled"), A.Obj) or a.amount is not None:
+        raise NotRendered(a.verb)
+    who = render(a.obj, role="subject")
+    return f"{who} {'control' if who == 'you' else 'controls'} {render(a.extra['controlled'])}"

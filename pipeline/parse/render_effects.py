@@ -131,12 +131,16 @@ def render_damage(a: A.Action, **_) -> str:
 
 @renders_verb("pump")
 def render_pump(a: A.Action, **_) -> str:
-    """"target creature gets +3/+3 [until end of turn]" (CR 613.4c)."""
+    """"target creature gets +3/+3 [until end of turn]", "~ gets +1/+1 for each creature card
+    in your graveyard" (CR 613.4c)."""
     extra_keys(a, {"pt", "duration"})
     pt = a.extra.get("pt")
-    if not isinstance(pt, str) or not _PT.match(pt) or a.obj is not None or a.amount is not None:
+    each = a.amount is not None and a.amount.kind == "for_each" and isinstance(a.amount.ref, A.Obj)
+    if not isinstance(pt, str) or not _PT.match(pt) or a.obj is not None or (a.amount is not None and not each):
         raise NotRendered("Action:pump")
     out = f"{subject_verb(a, 'get', 'gets')} {pt}"
+    if each:
+        out += " for each " + render(a.amount.ref, prep="in")
     if "duration" in a.extra:
         out += " " + render(a.extra["duration"])
     return out
@@ -364,3 +368,42 @@ def render_pay(a: A.Action, **_) -> str:
     if a.obj is not None or "mana" not in a.extra or a.amount is not None:
         raise NotRendered("Action:pay")
     return f"{subject_verb(a, 'pay', 'pays')} {symbols(a.extra['mana'])}"
+
+
+@renders_verb("damage_equal")
+def render_damage_equal(a: A.Action, **_) -> str:
+    """"~ deals damage to target creature equal to its power" (CR 120.1)."""
+    extra_keys(a, set())
+    return f"{subject_verb(a, 'deal', 'deals')} damage to {_obj(a)} equal to {quantity(a.amount)}"
+
+
+@renders_verb("prevent_next")
+def render_prevent_next(a: A.Action, **_) -> str:
+    """"prevent the next 3 damage that would be dealt to any target this turn" (CR 615.7)."""
+    extra_keys(a, {"duration"})
+    if a.subject is not None:
+        raise NotRendered("Action:prevent_next")
+    n = amount_number(a.amount, words=False)
+    return f"prevent the next {n} damage that would be dealt to {_obj(a)}{_duration_tail(a)}"
+
+
+@renders_verb("cant_attack")
+def render_cant_attack(a: A.Action, **_) -> str:
+    """"~ can't attack [unless defending player controls an Island]" (CR 508.1c)."""
+    extra_keys(a, {"duration", "unless"})
+    if a.subject is None or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:cant_attack")
+    out = f"{render(a.subject, role='subject')} can't attack{_duration_tail(a)}"
+    if "unless" in a.extra:
+        out += " unless " + render(a.extra["unless"])
+    return out
+
+
+@renders_verb("get_energy")
+def render_get_energy(a: A.Action, **_) -> str:
+    """"you get {E}{E}" (CR 107.14, 122.1g)."""
+    extra_keys(a, {"words"})
+    syms = a.extra.get("words") or []
+    if not syms or any(str(t).lower() != "{e}" for t in syms) or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:get_energy")
+    return f"{subject_verb(a, 'get', 'gets')} " + "{E}" * len(syms)

@@ -17,8 +17,12 @@ def render_keyword_line(line: A.KeywordLine, **_) -> str:
     if not line.keywords:
         raise NotRendered("KeywordLine:empty")
     out = cap(", ".join(render(k) for k in line.keywords))
-    # a keyword whose cost follows an em dash is a sentence: "Ward—Pay 3 life." (CR 702.21a)
-    return out + "." if "—" in out and not out.endswith(".") else out
+    # a keyword with a non-mana cost after an em dash is a sentence: "Ward—Pay 3 life." (CR 702.21a)
+    last = line.keywords[-1]
+    if isinstance(last, A.Keyword) and isinstance(last.cost, A.Cost) and not all(
+            isinstance(c, A.ManaCost) for c in last.cost.components):
+        out += "."
+    return out
 
 
 def _cost(cost: A.Node) -> str:

@@ -634,8 +634,15 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
         return A.Keyword(self._kwname(ch), amount=_first(ch, A.Amount),
                          cost=A.Cost([A.ManaCost(_flat_syms(ch))]), text=self._t(meta))
 
-    kw_awaken = kw_num_cost
-    kw_suspend = kw_num_cost
+    def kw_awaken(self, meta, ch):  # "Awaken 3—{5}{W}" (CR 702.113): the literal is the name
+        k = self.kw_num_cost(meta, ch)
+        k.name = "awaken"
+        return k
+
+    def kw_suspend(self, meta, ch):  # "Suspend 4—{1}{U}" (CR 702.62)
+        k = self.kw_num_cost(meta, ch)
+        k.name = "suspend"
+        return k
 
     def kw_num(self, meta, ch):
         return A.Keyword(self._kwname(ch), amount=_first(ch, A.Amount), text=self._t(meta))
