@@ -92,25 +92,17 @@ def render_cast(a: A.Action, **_) -> str:
     return f"{who} {verb} {render(objs[0])}"
 
 
-@renders_verb("event:combat_damage")
-def render_combat_damage(a: A.Action, **_) -> str:
-    """"~ deals combat damage [to a player]" (CR 510.1)."""
-    extra_keys(a, {"objects"})
-    objs = _objects(a)
-    if a.obj is None or len(objs) > 1 or a.amount is not None:
-        raise NotRendered("Action:event:combat_damage")
-    out = f"{render(a.obj, role='subject')} {'deal' if is_plural(a.obj) else 'deals'} combat damage"
-    if objs:
-        out += " to " + render(objs[0])
-    return out
+def _deals_event(what: str):
+    """"~ deals [combat] damage [to a player]" events (CR 510.1 combat damage, 120.1 damage)."""
+    def f(a: A.Action, **_) -> str:
+        extra_keys(a, {"objects"})
+        objs = _objects(a)
+        if a.obj is None or len(objs) > 1 or a.amount is not None:
+            raise NotRendered(f"Action:{a.verb}")
+        out = f"{render(a.obj, role='subject')} {'deal' if is_plural(a.obj) else 'deals'} {what}"
+        return out + (" to " + render(objs[0]) if objs else "")
+    return f
 
 
-@renders_verb("event:damage")
-def render_damage_event(a: A.Action, **_) -> str:
-    """"~ deals damage [to an opponent]" (CR 120.1)."""
-    extra_keys(a, {"objects"})
-    objs = _objects(a)
-    if a.obj is None or len(objs) > 1 or a.amount is not None:
-        raise NotRendered("Action:event:damage")
-    out = f"{render(a.obj, role='subject')} {'deal' if is_plural(a.obj) else 'deals'} damage"
-    return out + (" to " + render(objs[0]) if objs else "")
+renders_verb("event:combat_damage")(_deals_event("combat damage"))
+renders_verb("event:damage")(_deals_event("damage"))
