@@ -55,14 +55,11 @@ class _OneErrorPath(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except (click.exceptions.Exit, click.exceptions.Abort, click.UsageError, SystemExit):
-            raise
+        except (click.exceptions.Exit, click.exceptions.Abort, click.UsageError, SystemExit, KeyboardInterrupt):
+            raise  # Ctrl-C: click prints 'Aborted!' and exits 1 (the refresh records the run as failed)
         except click.ClickException as exc:  # a command's own one-line failure: same 'error:' form
             click.echo(f"error: {exc.format_message().splitlines()[0] if exc.format_message() else ''}", err=True)
             sys.exit(exc.exit_code)
-        except KeyboardInterrupt:
-            click.echo("error: interrupted", err=True)
-            sys.exit(130)
         except Exception as exc:  # noqa: BLE001 — turned into one line below, or re-raised
             code, message = _expected_failure(exc)
             if code is None:
