@@ -191,7 +191,7 @@ def test_chun_li_copy_each_exiled_card():
                     "counter on it. You may cast the copies.", "Chun-Li, Countless Kicks",
                     "Legendary Creature — Human Soldier")
     (c,) = cs
-    assert c.mode == "copy_card" and c.original.quantifier == "each"
+    assert c.mode == "copy_card" and c.original.quantifier == "each_exiled"
 
 
 def test_cursed_mirror_as_enters_may_have_it_become_a_copy():

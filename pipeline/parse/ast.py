@@ -210,6 +210,20 @@ class Amount(Node):
     text: str = ""
 
 
+#: Closed list of comparators (``Comparison.comparator``): "N or more" / "N or greater" / "N or
+#: higher" (>=), "N or less" / "N or fewer" (<=), "more than N" (>), "less/fewer than N" (<), "exactly N" (=).
+COMPARATORS = (">=", "<=", ">", "<", "=")
+
+
+@dataclass
+class Comparison(Node):
+    """A comparison with a number in a condition ("if you have 5 or less life": ``<=`` 5).
+    comparator: one of COMPARATORS; amount: the Amount compared against (or None when the
+    condition's own ``amount`` holds it)."""
+    comparator: str
+    amount: "Amount | None" = None
+
+
 @dataclass
 class ManaSymbol(Node):
     """One mana/cost symbol, CR 107.4. raw: "{2/W}" (upper case).

@@ -106,7 +106,11 @@ def grammar_cache_path(text: str | None = None) -> Path:
 
 
 def _lark(text: str, cache: str | bool) -> Lark:
-    return Lark(text, parser="lalr", lexer=WordLexer, start=list(STARTS),
+    # keep_all_tokens: the literal words of the matched alternative reach the transformer, which
+    # filters them out of the callbacks' children and keeps them as the alternative's ``form``
+    # (pipeline.parse.transform.ToAst._call_userfunc) — without it "into your hand" and "into your
+    # graveyard" would give one tree.
+    return Lark(text, parser="lalr", lexer=WordLexer, start=list(STARTS), keep_all_tokens=True,
                 propagate_positions=True, maybe_placeholders=False, cache=cache)
 
 

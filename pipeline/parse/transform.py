@@ -9,9 +9,12 @@ Rules are mapped by name prefix: ``a_*`` → :class:`Action`, ``ev_*`` → event
 
 from __future__ import annotations
 
+import re
+
 from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
+from pipeline.parse.forms import is_word, literal_table, norm_word
 from pipeline.parse.transform_conditions import ConditionRules
 from pipeline.parse.transform_copy import CopyRules
 from pipeline.parse.transform_coverage import CoverageRules
@@ -89,6 +92,35 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
         self.orig = orig
         self.parse_quoted = parse_quoted
 
+    # ------------------------------------------------------------------ named alternatives
+    def _call_userfunc(self, tree, new_children=None):
+        """Call the rule's callback with the literal tokens taken out of its children (the parser
+        keeps them, pipeline/parse/forms.py); they stay in ``self._lits`` (normalised words) for
+        the callback, and when the rule's alternatives collapse, the words that tell them apart
+        become the result's form (:meth:`_with_form`) unless the callback set ``self._form_used``
+        (it encoded them in fields of its own)."""
+        table = literal_table()
+        children = new_children if new_children is not None else tree.children
+        kept, raw = [], []
+        for c in children:
+            if isinstance(c, Token) and (c.type in table.literal_types or (c.type == "REST" and c.value == "rest")):
+                # (Lark names the literal "rest" — "the rest" — after the declared REST terminal)
+                if is_word(c.value):
+                    raw.append(c.value)
+            else:
+                kept.append(c)
+        lits = [norm_word(w, table.literals) for w in raw]
+        self._lits, self._raw_lits, self._form_used, self._consumed = lits, raw, False, set()
+        res = super()._call_userfunc(tree, kept)
+        if raw and isinstance(res, A.Node) and "_verb" not in res.__dict__ and str(tree.data).startswith("a_"):
+            res.__dict__["_verb"] = raw[0]  # the verb as written: "gains" joins a predicate (clause_list)
+        dist = table.distinguishing.get(str(tree.data))
+        if dist is not None and not self._form_used:
+            form = [w for w in lits if w in dist and w not in self._consumed]
+            if form:
+                res = _with_form(res, form)
+        return res
+
     # ------------------------------------------------------------------ helpers
     def _t(self, meta) -> str:
         if getattr(meta, "empty", True):
@@ -133,12 +165,44 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
                 extra["mana"] = c
             elif isinstance(c, list) and c and isinstance(c[0], A.Keyword):
                 extra["keywords"] = c
+            elif isinstance(c, _Counter):
+                extra["counter"] = c.kind  # CR 122.1: the kind of counter put / removed
             elif isinstance(c, str):
                 extra.setdefault("words", []).append(c)
+        self._compare(extra, amount)
         if name.startswith("ev_"):
             return A.Action("event:" + verb, obj=objs[0] if objs else None, amount=amount,
                             extra=extra, text=text)
         return A.Action(verb, obj=objs[0] if objs else None, amount=amount, extra=extra, text=text)
+
+    def _compare(self, extra: dict, amount) -> None:
+        """Read the rule's literal words (``self._lits``) for a comparison with a number and a
+        negation, into ``extra["comparison"]`` (:class:`Comparison`) and ``extra["negated"]``;
+        the words used are not repeated in the form."""
+        lits = self._lits
+        cmp = None
+        for i, w in enumerate(lits):
+            nxt = lits[i + 1] if i + 1 < len(lits) else ""
+            prev = lits[i - 1] if i else ""
+            if w in _MORE_WORDS and prev == "or":
+                cmp = ">="
+            elif w in _LESS_WORDS and prev == "or":
+                cmp = "<="
+            elif w in _MORE_WORDS and nxt == "than" and prev != "no":
+                cmp = ">"
+            elif w in _LESS_WORDS and nxt == "than":
+                cmp = "<"
+            elif w == "exactly":
+                cmp = "="
+            if cmp is not None:
+                self._consumed.update({w, "or", "than"} if w != "exactly" else {w})
+                break
+        if cmp is not None:
+            extra["comparison"] = A.Comparison(cmp, amount)
+        neg = [w for w in self._raw_lits if w in _NEGATIONS]
+        if neg:
+            extra["negated"] = True
+            self._consumed.update(neg)
 
     def _tok(self, tok: Token):
         if tok.type == "REST":
@@ -202,7 +266,7 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
         base = ch[0]
         posts = [c for c in ch[1:] if isinstance(c, str)]
         if isinstance(base, A.Obj):
-            base.qualifiers.extend(posts)
+            base.qualifiers.extend(_quals(posts))
             base.text = self._t(meta)
             for c in ch[1:]:
                 if isinstance(c, _Post) and c.node is not None:
@@ -237,7 +301,7 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
                     quals.extend(c.qualifiers)
                     quant = quant or c.quantifier
                 elif isinstance(c, str):
-                    quals.append(c)
+                    quals.extend(_quals([c]))
             if kind == "self":
                 return A.Obj("self", None, ["~"], "~")
             if kind in ("it", "them", "you"):
@@ -255,8 +319,8 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
             return _Quant(name, _first(ch, A.Amount))
         return f
 
-    for _n in ("target", "another_target", "another", "each", "each_other", "all", "all_other", "a",
-               "up_to", "n_target", "that", "the", "other", "those", "enchanted", "equipped", "your",
+    for _n in ("target", "another_target", "another", "each", "each_exiled", "each_enchanted", "each_other", "all", "all_other", "a",
+               "up_to", "up_to_target", "n_target", "n_other", "n_other_target", "that", "the", "other", "those", "enchanted", "equipped", "your",
                "exiled", "num", "any", "the_exiled", "n_or_more", "defending"):
         locals()["q_" + _n] = _q(_n)
     del _n
@@ -276,6 +340,10 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
             out = name
             if sub:
                 out += ":" + ",".join(sub)
+                forms = [w for c in sub for w in (getattr(c, "form", None) or ())]
+                if forms:  # a zone alternative's form ("its controller's graveyard" / "… hand")
+                    out = _FormStr(out)
+                    out.form = forms
             if kw:
                 out += ":" + ",".join(k.name for k in kw)
             if amt is not None:
@@ -859,17 +927,31 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
 
     def clause_list(self, meta, ch):
         """Effects of the clauses in order, as a list that also carries ``joins`` (the wording
-        between consecutive effects: "and", ", then", … — CONJUNCTIONS), for Sentence.joins."""
+        between consecutive effects: "and", ", then", … — CONJUNCTIONS), for Sentence.joins.
+        A clause without a subject joined by "and" (or a comma, not "then") to a clause with one is
+        a joined predicate of the same subject ("Target creature gets +2/+2 and gains trample …";
+        "Creatures you control get +1/+1 and have vigilance") when its verb agrees with that subject
+        (third person "-s", or a predicate verb); its subject is that one (:func:`_resolve_joined`).
+        A duration at the end of a chain of joined predicates applies to each of them ("… and gains
+        trample until end of turn": both until end of turn)."""
         out = _Clauses()
+        conjs: list = []
+        conj = None
         for c in ch:
             if isinstance(c, _Conj):
                 out.joins.append(c.word)
+                conj = c
             elif isinstance(c, A.Node):
                 out.append(c)
+                conjs.append(conj)
+                conj = None
             elif isinstance(c, list):  # a clause with two effects ("gains trample and gets +X/+0")
                 nodes = [x for x in c if isinstance(x, A.Node)]
                 out.extend(nodes)
                 out.joins.extend(["and"] * (len(nodes) - 1))
+                conjs.extend([conj] + [None] * (len(nodes) - 1))
+                conj = None
+        _resolve_joined(out, conjs)
         return out
 
     def _cj(word):  # noqa: N805
@@ -892,7 +974,7 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
         if isinstance(act, A.Action):
             act.subject = subj
             act.text = self._t(meta)
-        elif isinstance(act, (A.CopyEffect, A.GrantAbility, A.CreateToken)):
+        elif isinstance(act, (A.CopyEffect, A.GrantAbility, A.CreateToken, A.EntersTapped, A.EntersWith)):
             act.subject = subj
             if isinstance(act, A.GrantAbility):
                 act.text = self._t(meta)
@@ -900,16 +982,12 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
 
     def c_subject_duration(self, meta, ch):
         act = self.c_subject(meta, ch[:2])
-        if isinstance(act, A.Action):
-            act.extra["duration"] = ch[2]
-        elif isinstance(act, A.GrantAbility):
-            act.duration = ch[2] if isinstance(ch[2], (A.Text, A.Action)) else None
+        _set_duration(act, ch[2])
         return act
 
     def c_duration(self, meta, ch):
         act = ch[0]
-        if isinstance(act, A.Action):
-            act.extra["duration"] = ch[1]
+        _set_duration(act, ch[1])
         return act
 
     def c_may_instead(self, meta, ch):
@@ -1008,7 +1086,18 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
 
     def _cd(name):  # noqa: N805
         def f(self, meta, ch):
-            return A.Action("condition:" + name, obj=_first(ch, A.Obj), amount=_first(ch, A.Amount), text=self._t(meta))
+            act = A.Action("condition:" + name, obj=_first(ch, A.Obj), amount=_first(ch, A.Amount), text=self._t(meta))
+            ck = next((c for c in ch if isinstance(c, _Counter)), None)
+            if ck is not None:
+                act.extra["counter"] = ck.kind
+            words = [w for c in ch if isinstance(c, list) for w in c if isinstance(w, str)]
+            if words:
+                act.extra["words"] = words  # type words: "seven or more creature cards"
+            objs = _nodes(ch, A.Obj)
+            if len(objs) > 1:
+                act.extra["objects"] = objs[1:]
+            self._compare(act.extra, act.amount)
+            return act
         return f
 
     for _n in ("control", "not_control", "you_do", "you_dont", "your_turn", "kicked", "is_a", "has", "life",
@@ -1153,6 +1242,119 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
         words = [c for c in ch if isinstance(c, str)]
         kws = [k for c in ch if isinstance(c, list) for k in c]
         return _Generic("becomes", [A.Text(" ".join(words))] + kws, self._t(meta))
+
+
+#: Literal words of a comparison ("N or more", "N or fewer", "more than N") and of a negation
+#: (a condition that is not met: "if you didn't cast it from your hand").
+_MORE_WORDS = frozenset(("more", "greater", "higher"))
+_LESS_WORDS = frozenset(("less", "fewer", "lower"))
+_NEGATIONS = frozenset(("don't", "didn't", "doesn't", "isn't", "wasn't", "aren't", "weren't", "hasn't",
+                        "haven't", "not", "never"))
+
+
+#: Base-form verbs of a predicate joined to a plural subject ("Creatures you control get +1/+1 and
+#: gain trample"); an imperative ("… and draw a card") is not one.
+_PREDICATE_VERBS = frozenset(("gain", "get", "have", "lose", "can't", "can", "become", "attack", "block",
+                              "deal", "assign", "fight", "explore", "connive"))
+
+
+def _is_empty_obj(o) -> bool:
+    return isinstance(o, A.Obj) and o.quantifier is None and not o.words and not o.qualifiers and not o.text
+
+
+def _subject(node):
+    """The subject of an effect node (Action, GrantAbility, CopyEffect, EntersTapped, EntersWith),
+    None when it has none (an empty Obj counts as none)."""
+    subj = getattr(node, "subject", None)
+    return None if subj is None or _is_empty_obj(subj) else subj
+
+
+def _duration(node):
+    if isinstance(node, A.Action):
+        return node.extra.get("duration")
+    if isinstance(node, A.GrantAbility):
+        return node.duration
+    return None
+
+
+def _set_duration(node, dur) -> None:
+    """Put a duration (a node of common.lark's ``duration``) on an Action (``extra["duration"]``) or
+    a GrantAbility (``duration``; a Duration node, or an ``Action("duration:…")``)."""
+    if isinstance(node, A.Action):
+        node.extra["duration"] = dur
+    elif isinstance(node, A.GrantAbility):
+        node.duration = dur if isinstance(dur, (A.Text, A.Action)) else None
+
+
+def _resolve_joined(nodes: list, conjs: list) -> None:
+    """Give joined predicates their subject and spread a chain's final duration (see
+    ``ToAst.clause_list``). ``conjs[i]`` is the conjunction before ``nodes[i]`` (None: none)."""
+    chain: list = []
+    chains = []
+    for i, node in enumerate(nodes):
+        prev = _subject(nodes[i - 1]) if i else None
+        conj = conjs[i]
+        joined = (i > 0 and prev is not None and _subject(node) is None and hasattr(node, "subject")
+                  and conj is not None and "then" not in conj.word
+                  and not (isinstance(prev, A.Obj) and prev.quantifier == "you"))
+        if joined:
+            verb = getattr(node, "_verb", "")
+            joined = isinstance(node, A.GrantAbility) or verb in _PREDICATE_VERBS or (
+                verb.endswith("s") and verb not in ("this", "is"))
+        if joined:
+            node.subject = prev
+            chain.append(node)
+        else:
+            if len(chain) > 1:
+                chains.append(chain)
+            chain = [node]
+    if len(chain) > 1:
+        chains.append(chain)
+    for chain in chains:
+        dur = _duration(chain[-1])
+        if dur is not None:
+            for node in chain[:-1]:
+                if _duration(node) is None:
+                    _set_duration(node, dur)
+
+
+def _with_form(res, form: list[str]):
+    """Keep the form (literal words telling a rule's alternatives apart) on a callback's result:
+    ``extra["form"]`` of a node with an ``extra`` dict (Action), a ``form:<w>+<w>`` qualifier of an
+    Obj, a ``:<w>+<w>`` suffix of a quantifier or qualifier string. Other results are returned as
+    they are (their callbacks encode the alternative themselves)."""
+    joined = "+".join(form)
+    if isinstance(res, A.Obj):
+        res.qualifiers.append("form:" + joined)
+    elif isinstance(getattr(res, "extra", None), dict):
+        form = [w for w in form if w not in (res.extra.get("words") or ())]  # (already kept as words)
+        if form:
+            res.extra.setdefault("form", form)
+    elif isinstance(res, _Quant):
+        res.name = f"{res.name}:{joined}"
+    elif isinstance(res, str) and not isinstance(res, Token):
+        table = literal_table()
+        if not set(form) <= {norm_word(w, table.literals) for w in re.split(r"[^a-z0-9'/+-]+", res.lower())}:
+            # (a word rule's result is the word itself: no form)
+            res = _FormStr(res)
+            res.form = form
+    return res
+
+
+class _FormStr(str):
+    """Internal: a qualifier string (obj_post, zone) with the form of its alternative; the Obj that
+    takes it keeps the form as a qualifier ``form:<w>+<w>`` right after it (:func:`_quals`)."""
+    form: list
+
+
+def _quals(items) -> list[str]:
+    """Qualifier strings as kept on an Obj: each, then ``form:<w>+<w>`` when it has a form."""
+    out = []
+    for q in items:
+        out.append(str(q))
+        if getattr(q, "form", None):
+            out.append("form:" + "+".join(q.form))
+    return out
 
 
 class _Generic:

@@ -118,10 +118,10 @@ class ConditionRules(Transformer):
             elif isinstance(c, Token):
                 if c.type not in ("PT", "QUOTED", "REST", "ORV"):
                     words.append(str(c).lower())
-            elif isinstance(c, str) and c in ZONES:
+            elif isinstance(c, str) and c.split(":")[0] in ZONES:
                 act.extra.setdefault("zone", c)  # a zone (objects.lark z_* rules)
             elif isinstance(c, str):
-                quals.append(c)  # an object post-modifier (obj_post) of the listed words
+                quals.extend(T._quals([c]))  # an object post-modifier (obj_post) of the listed words
         dur = act.extra.get("text")
         if isinstance(dur, A.Text) and dur.text.lower().startswith(("this turn", "until ", "for as long")):
             act.extra["duration"] = act.extra.pop("text")  # a duration (common.lark) of the condition

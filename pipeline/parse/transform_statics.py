@@ -125,6 +125,7 @@ class StaticRules(Transformer):
 
     def q_n_or_fewer(self, meta, ch):  # "two or fewer other lands"
         name = "n_or_fewer_other" if "other" in self._low(meta).split() else "n_or_fewer"
+        self._form_used = True  # (the name says "other")
         return _tr()._Quant(name, _first(ch, A.Amount))
 
     def st_colors(self, meta, ch):
