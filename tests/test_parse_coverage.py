@@ -160,7 +160,7 @@ def test_targets_each_get():  # Tandem Tactics
     ab = _line("Up to two target creatures each get +1/+2 until end of turn. You gain 2 life.",
                "Tandem Tactics", "Instant")
     (act,) = _actions(ab, "pump")
-    assert act.extra["each"] is True and act.subject.quantifier == "up_to"
+    assert act.extra["each"] is True and act.subject.quantifier == "up_to_target"  # "up to two target creatures"
 
 
 def test_then_if_condition():  # Ordeal of Heliod
@@ -245,7 +245,7 @@ def test_reveal_until():  # Treasure Keeper (CR 701.20)
             "cast this way on the bottom of your library in a random order.")
     ab = parse_face(text, name="Treasure Keeper", type_line="Artifact Creature — Construct")[0]
     (act,) = _actions(ab, "reveal_until")
-    assert act.obj.qualifiers == ["zone:top_of_library"]
+    assert act.obj.qualifiers == ["zone:top_of_library", "form:your"]  # "the top of your library"
     assert act.extra["until"].verb == "reveal" and act.extra["until"].obj.words == ["nonland", "card"]
 
 

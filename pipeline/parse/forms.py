@@ -28,7 +28,7 @@ from functools import lru_cache
 
 #: Literal words that are spelling variants of another (number, article, reflexive, tense of "be";
 #: "in"/"from" a zone: "creature cards in your graveyard" = "… from your graveyard").
-SYNONYMS = {"an": "a", "itself": "it", "they": "them", "themselves": "them", "counters": "counter",
+SYNONYMS = {"an": "a", "itself": "it", "they": "it", "them": "it", "themselves": "it", "counters": "counter",
             "cards": "card", "in": "from", "was": "is", "are": "is", "were": "is", "did": "do"}
 
 _WORDLIKE = re.compile(r"[a-z0-9]")
@@ -47,8 +47,10 @@ class LiteralTable:
 
 def norm_word(word: str, literals: frozenset) -> str:
     """Normalise one literal word for comparing alternatives: SYNONYMS, then a plural / third
-    person "-s"/"-es" form whose stem is itself a grammar literal ("draws" → "draw")."""
+    person "-s"/"-es"/"-ies" form whose stem is itself a grammar literal ("draws" → "draw")."""
     word = SYNONYMS.get(word, word)
+    if word.endswith("ies") and word[:-3] + "y" in literals:  # "scries" = "scry"
+        return word[:-3] + "y"
     if word.endswith("es") and word[:-2] in literals:
         return word[:-2]
     if word.endswith("s") and word[:-1] in literals:

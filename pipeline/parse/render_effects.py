@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import copy
+
 from pipeline.parse import ast as A
 from pipeline.parse.render import NotRendered, cap, extra_keys, render, renders, renders_verb
 from pipeline.parse.lexicon import is_object_word
@@ -21,7 +23,7 @@ def render_sentence(s: A.Sentence, **_) -> str:
         raise NotRendered("Sentence:optional")
     effects = list(s.effects)
     where = effects.pop() if effects and isinstance(effects[-1], A.WhereX) else None
-    parts = [render(e) for e in effects]
+    parts = _joined_parts(effects)
     if where is not None:  # "…, where X is the number of cards in your hand" (CR 107.3a)
         if where.variable != "X" or not parts:
             raise NotRendered("WhereX")
@@ -45,6 +47,50 @@ def render_sentence(s: A.Sentence, **_) -> str:
             raise NotRendered("Sentence:condition:" + type(cond).__name__)
     # a sentence ending in a quoted ability ends inside the quotes: 'have "{T}: Add {G}."'
     return cap(body) if body.endswith('."') else cap(body) + "."
+
+
+def _joined_parts(effects: list) -> list[str]:
+    """Rendered effects of a sentence; a joined predicate (an effect whose subject is the previous
+    effect's subject object, see ``ToAst.clause_list``) is written without its subject, and a
+    duration it shares with the next predicate of its chain only once, at the end ("target
+    creature gets +2/+2 and gains trample until end of turn")."""
+    out = []
+    for i, e in enumerate(effects):
+        subj = getattr(e, "subject", None)
+        joined = i > 0 and subj is not None and getattr(effects[i - 1], "subject", None) is subj
+        nxt = effects[i + 1] if i + 1 < len(effects) else None
+        node = e
+        if (nxt is not None and subj is not None and getattr(nxt, "subject", None) is subj
+                and isinstance(e, A.Action) and "duration" in e.extra and _duration_of(nxt) == _duration_of(e)):
+            node = copy.copy(e)
+            node.extra = {k: v for k, v in e.extra.items() if k != "duration"}
+        text = render(node)
+        if joined:
+            prefix = render(subj, role="subject") + " "
+            if not text.startswith(prefix):
+                raise NotRendered("Sentence:joined")
+            text = text[len(prefix):]
+        out.append(text)
+    return out
+
+
+def _duration_of(node):
+    if isinstance(node, A.Action):
+        d = node.extra.get("duration")
+        return render(d) if d is not None else None
+    if isinstance(node, A.GrantAbility):
+        return render(node.duration) if node.duration is not None else None
+    return None
+
+
+@renders(A.EntersTapped)
+def render_enters_tapped(e: A.EntersTapped, **_) -> str:
+    """"~ enters tapped" / "Creatures your opponents control enter tapped" (CR 614.1c); an
+    "unless …" condition is not rendered."""
+    if e.condition is not None or e.subject is None:
+        raise NotRendered("EntersTapped")
+    verb = "enter" if is_plural(e.subject) else "enters"
+    return f"{render(e.subject, role='subject')} {verb} tapped"
 
 
 def subject_verb(action: A.Action, base: str, third: str) -> str:

@@ -53,6 +53,7 @@ QUANTIFIERS = {
     "each_other": "each other", "all": "all", "all_other": "all other", "that": "that", "the": "the",
     "other": "other", "those": "those", "enchanted": "enchanted", "equipped": "equipped",
     "your": "your", "exiled": "exiled", "defending": "defending", "any": "any",
+    "each_exiled": "each exiled", "each_enchanted": "each enchanted",
 }
 
 ZONES = {
@@ -170,7 +171,7 @@ def is_plural(obj) -> bool:
     if obj.quantifier in ("them", "all", "all_other", "those", "other"):  # singular: "another"
         return True
     if obj.quantifier in ("self", "it", "you", "a", "target", "another", "another_target", "each",
-                          "each_other", "that"):
+                          "each_other", "that", "each_exiled", "each_enchanted"):
         return False
     words = [w for w in obj.words if w not in ("or", "and", "and/or")]
     return bool(words) and words[-1].endswith("s") and is_object_word(words[-1])
@@ -212,6 +213,10 @@ def render_obj(obj: A.Obj, role: str = "object", prep: str | None = None, **_) -
             parts += [amount_number(obj.count), "target"]
         elif q == "up_to":
             parts += ["up to", amount_number(obj.count)]
+        elif q == "up_to_target":
+            parts += ["up to", amount_number(obj.count), "target"]
+        elif q in ("n_other", "n_other_target"):
+            parts += [amount_number(obj.count), "other"] + (["target"] if q == "n_other_target" else [])
         elif q == "num":
             parts.append(amount_number(obj.count))
         elif q == "n_or_more":

@@ -349,6 +349,7 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
             if amt is not None:
                 out += ":" + (str(amt.value) if amt.value is not None else (amt.variable or amt.text))
             if name in ("power", "toughness", "mv"):
+                self._consumed.update(("less", "greater", "or"))  # (the comparator is kept below)
                 low = self._low(meta)
                 out += ":" + ("<=" if "less" in low else ">=" if "greater" in low else "=")
             if name == "other_than" or name == "blocking" or name == "attached" or name == "greatest":
@@ -1327,12 +1328,18 @@ def _with_form(res, form: list[str]):
     if isinstance(res, A.Obj):
         res.qualifiers.append("form:" + joined)
     elif isinstance(getattr(res, "extra", None), dict):
-        form = [w for w in form if w not in (res.extra.get("words") or ())]  # (already kept as words)
+        covered = set(res.extra.get("words") or ())  # words the callback kept already: no form for them
+        for k, v in res.extra.items():
+            if isinstance(v, str):
+                covered.update(v.lower().replace("_", " ").split())
+            elif v is True:
+                covered.add(k)
+        form = [w for w in form if w not in covered]
         if form:
             res.extra.setdefault("form", form)
     elif isinstance(res, _Quant):
         res.name = f"{res.name}:{joined}"
-    elif isinstance(res, str) and not isinstance(res, Token):
+    elif type(res) is str:  # (str subclasses are markers of their own, e.g. transform_coverage._Lib)
         table = literal_table()
         if not set(form) <= {norm_word(w, table.literals) for w in re.split(r"[^a-z0-9'/+-]+", res.lower())}:
             # (a word rule's result is the word itself: no form)

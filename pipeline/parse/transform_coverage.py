@@ -536,6 +536,7 @@ class CoverageRules(Transformer):
 
     def a_exile_instead_of_graveyard(self, meta, ch):  # CR 614.1a
         t = self._t(meta)
+        self._form_used = True  # "your" or "its owner's" graveyard: a card goes to its owner's (CR 400.3)
         return A.Action("exile", obj=_first(ch, A.Obj), extra={"instead": True, "instead_of": "graveyard"},
                         text=t[:t.lower().find(" instead of ")])
 

@@ -1,0 +1,181 @@
+"""Metamorphic test of the parser: two real oracle lines that differ in one meaningful word must give
+different ASTs once every free-text field is stripped (issue 13 item 2).
+
+Each pair names two real cards and a fragment of one of their lines; the line is read from the
+corpora (``../shared/corpus``: oracle-2026 and the MTGJSON 2022 set files), never written here.
+Where the corpora hold an exact minimal pair (the two lines differ only in that word), the whole
+ability body is compared. Otherwise the pair selects the node that carries the word (``select``:
+the first node of that class / Action verb prefix) and drops the fields in which the two real lines
+also differ (``drop``: e.g. the amount when "5 or less life" is compared with "25 or more life"), so
+that only the word under test is left to tell them apart.
+
+Stripping (:func:`strip`) removes what the renderer may not read (docs/ast.md § Rendering): ``text``,
+``normalized``, ``pieces``, ``reminders``, rendered text, Unparsed text, ``Amount.text``, descriptor
+and ``extra["words"]`` entries outside the closed lexicons (:mod:`pipeline.parse.lexicon`), qualifier
+tails that carry wording, and form words that are not grammar literals.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from pipeline.parse import parse_face
+from pipeline.parse.forms import literal_table
+from pipeline.parse.lexicon import is_counter_kind, is_keyword, is_object_word
+
+CORPUS = Path(__file__).parents[1].parent / "shared" / "corpus"
+ORACLE = CORPUS / "oracle-2026" / "cards-2026.jsonl.gz"
+MTGJSON = CORPUS / "mtgjson-v5-20220425"
+
+FREE_KEYS = {"text", "normalized", "pieces", "reminders", "grammar_version", "rendered", "render_mismatch",
+             "fully_parsed", "no_unparsed"}
+
+
+@lru_cache(maxsize=1)
+def _faces() -> dict[str, dict]:
+    """Face name → {name, type_line, oracle_text} (oracle-2026 first, then MTGJSON 2022)."""
+    out: dict[str, dict] = {}
+    with gzip.open(ORACLE, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            c = json.loads(line)
+            for f in c.get("faces") or [c]:
+                if f.get("oracle_text"):
+                    out.setdefault(f["name"], {"name": f["name"], "type_line": f.get("type_line") or c.get("type_line") or "",
+                                               "oracle_text": f["oracle_text"]})
+    for path in sorted(MTGJSON.glob("*.json.gz")):
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            for c in json.load(fh)["data"].get("cards", []):
+                name = c.get("faceName") or c["name"]
+                if c.get("text"):
+                    out.setdefault(name, {"name": name, "type_line": c.get("type", ""), "oracle_text": c["text"]})
+    return out
+
+
+def ability(name: str, fragment: str):
+    """The parsed ability of card ``name`` whose original line contains ``fragment``."""
+    face = _faces()[name]
+    for a in parse_face(face["oracle_text"], name=face["name"], type_line=face["type_line"]):
+        if fragment in a.text:
+            return a
+    raise AssertionError(f"{name}: no line contains {fragment!r}")
+
+
+def _word_ok(w) -> bool:
+    return not isinstance(w, str) or w in ("~", "or", "and", "and/or") or is_object_word(w.lower()) \
+        or is_keyword(w.lower()) or is_counter_kind(w.lower())
+
+
+def strip(v):
+    """The JSON of a node with every free-text field removed (see the module docstring)."""
+    if isinstance(v, dict):
+        if v.get("node") == "Unparsed":
+            return {"node": "Unparsed"}
+        out = {}
+        for k, x in v.items():
+            if k in FREE_KEYS:
+                continue
+            if k == "words" and isinstance(x, list):
+                x = [w for w in x if _word_ok(w)]
+            elif k == "form" and isinstance(x, list):
+                x = [w for w in x if w in literal_table().literals]
+            elif k == "qualifiers" and isinstance(x, list):
+                x = [q if " " not in q else q.split(":", 1)[0] for q in x]
+            out[k] = strip(x)
+        return out
+    if isinstance(v, list):
+        return [strip(x) for x in v]
+    return v
+
+
+def select(node: dict, what: str | None):
+    """The first node (pre-order) whose class is ``what`` or whose Action verb starts with it;
+    ``what`` None: the node itself."""
+    if what is None:
+        return node
+    stack = [node]
+    while stack:
+        n = stack.pop(0)
+        if isinstance(n, dict):
+            if n.get("node") == what or (n.get("node") == "Action" and str(n.get("verb", "")).startswith(what)):
+                return n
+            stack[:0] = [x for x in n.values() if isinstance(x, (dict, list))]
+        elif isinstance(n, list):
+            stack[:0] = list(n)
+    raise AssertionError(f"no {what} node")
+
+
+def _drop(node: dict, keys: tuple[str, ...]) -> dict:
+    out = dict(node)
+    for k in keys:
+        if "." in k:
+            top, sub = k.split(".", 1)
+            if isinstance(out.get(top), dict):
+                out[top] = _drop(out[top], (sub,))
+        else:
+            out.pop(k, None)
+    return out
+
+
+# (cause, (card, fragment), (card, fragment), select, drop)
+PAIRS = [
+    ("counter kind put", ("Hunger of the Howlpack", "Put a +1/+1 counter on target creature."),
+     ("Scar", "Put a -1/-1 counter on target creature."), None, ()),
+    ("counter kind enters with", ("Scholar of New Horizons", "enters with a +1/+1 counter"),
+     ("Wickerbough Elder", "enters with a -1/-1 counter"), None, ()),
+    ("hand / graveyard (put into)", ("Diabolic Tutor", "put that card into your hand"),
+     ("Entomb", "put that card into your graveyard"), None, ()),
+    ("hand / graveyard (count)", ("Maro", "number of cards in your hand"),
+     ("Apocalypse Demon", "number of cards in your graveyard"), None, ()),
+    ("shuffle graveyard / hand and graveyard", ("Reminisce", "shuffles their graveyard into their library"),
+     ("Timetwister", "shuffles their hand and graveyard into their library"), "shuffle_into", ("subject", "obj")),
+    ("under your control or not", ("Hymn of Rebirth", "onto the battlefield under your control"),
+     ("Elvish Piper", "onto the battlefield"), "put_onto_battlefield", ("obj", "subject", "extra.optional")),
+    ("or greater / or less (object)", ("Stand Up for Yourself", "power 3 or greater"),
+     ("Reave Soul", "power 3 or less"), None, ()),
+    ("or more / or less life (condition)", ("Thraben Doomsayer", "5 or less life"),
+     ("Angel of Vitality", "25 or more life"), "condition:life", ("amount", "extra.comparison.amount")),
+    ("tapped / untapped (condition)", ("Mana Vault", "is tapped"),
+     ("Genesis Chamber", "is untapped"), "Triggered", ("event", "effect", "word")),
+    ("cast from hand / didn't", ("Dread Cacodemon", "if you cast it from your hand"),
+     ("Epochrasite", "if you didn't cast it from your hand"), "condition:cast_from_hand", ()),
+    ("cards / creature cards (condition)", ("Mindwhisker", "seven or more cards in your graveyard"),
+     ("Gray Slaad", "four or more creature cards in your graveyard"), "condition:", ("amount", "extra.comparison.amount")),
+    ("cards / creature cards (cost)", ("Harvest Pyre", "exile X cards from your graveyard"),
+     ("Chill Haunting", "exile X creature cards from your graveyard"), None, ()),
+    ("target / no target", ("Regenesis", "Return up to two target permanent cards"),
+     ("Mythos of Brokkos", "Return up to two permanent cards"), None, ()),
+    ("with / without duration", ("Nausea", "All creatures get -1/-1 until end of turn."),
+     ("Night of Souls' Betrayal", "All creatures get -1/-1."), None, ()),
+    ("duration of a joined predicate", ("Sylvan Might", "gets +2/+2 and gains trample until end of turn"),
+     ("Riding the Dilu Horse", "gets +2/+2 and gains horsemanship"), "pump", ()),
+    ("+N/+N / -N/-N", ("Unholy Strength", "Enchanted creature gets +2/+1."),
+     ("Weakness", "Enchanted creature gets -2/-1."), None, ()),
+    ("subject of enters tapped", ("Faerie Conclave", "enters tapped"),
+     ("Kinjalli's Sunwing", "Creatures your opponents control enter tapped."), "EntersTapped", ()),
+    ("subject of a joined predicate", ("Sylvan Might", "gets +2/+2 and gains trample until end of turn"),
+     ("Kruin Striker", "gets +1/+0 and gains trample until end of turn"), "GrantAbility", ()),
+]
+
+
+@pytest.mark.parametrize("cause,a,b,what,drop", PAIRS, ids=[p[0] for p in PAIRS])
+def test_one_word_changes_the_ast(cause, a, b, what, drop):
+    left, right = ability(*a), ability(*b)
+    sa = _drop(select(strip(left.to_json()["body"]), what), drop)
+    sb = _drop(select(strip(right.to_json()["body"]), what), drop)
+    assert sa != sb, f"{cause}: {a[0]!r} and {b[0]!r} give the same AST: {sa}"
+
+
+def test_stripping_hides_free_text():
+    """The stripped ASTs of two real cards with the same wording and different names are equal
+    (names become ~, spans are dropped): a difference found above is in structure, not in text."""
+    assert strip(ability("Raise Dead", "Return target creature card").to_json()["body"]) == \
+        strip(ability("Recover", "Return target creature card").to_json()["body"])
+    assert not re.search(r"[A-Z]", json.dumps(strip(ability("Scar", "Put a").to_json()["body"]))
+                         .replace("Static", "").replace("Sentence", "").replace("Action", "").replace("Obj", "")
+                         .replace("Amount", "").replace("Unparsed", ""))
