@@ -1,0 +1,57 @@
+"""Keyword names from the Comprehensive Rules (issue 13 item 3): grammar/keywords_cr.lark is generated
+from the bundled CR by ``python -m pipeline.parse.gen_keywords`` and committed; new keywords of the
+CR parse on real cards of oracle-2026."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.parse import ast as A
+from pipeline.parse import gen_keywords as G
+from pipeline.paths import BUNDLED_RULES, GRAMMAR_DIR
+from tests.test_parse_metamorphic import ability
+
+
+def _cr() -> str:
+    return G.read_rules(BUNDLED_RULES)
+
+
+def test_committed_file_is_generated_from_the_bundled_rules():
+    hand = (GRAMMAR_DIR / "keywords.lark").read_text(encoding="utf-8")
+    assert (GRAMMAR_DIR / G.OUTPUT).read_text(encoding="utf-8") == G.build(_cr(), hand)
+
+
+def test_shapes_read_from_the_rules():
+    shapes = G.keyword_shapes(_cr())
+    # quoted in the rule: “Firebending N” (702.189a), “Sneak [cost]”, “Suspend N—[cost]”, “Job select”
+    assert shapes["firebending"] == "num" and shapes["sneak"] == "cost" and shapes["suspend"] == "num_cost"
+    assert shapes["job select"] == "simple" and shapes["start your engines!"] == "simple"
+    assert shapes["ward"] == "cost"          # unquoted: "Ward [cost] means …" (702.21a)
+    assert shapes["enchant"] == "other"      # “Enchant [object or player]”: keywords.lark reads it
+    assert shapes["hexproof"] == "simple"    # “Hexproof” beats “Hexproof from [quality]”
+    assert "daybound" in shapes and "nightbound" in shapes  # CR 702.145 names two
+    assert len(shapes) >= 185
+
+
+def test_ability_words_and_actions_listed():
+    assert {"landfall", "threshold", "council's dilemma"} <= set(G.ability_words(_cr()))
+    assert {"scry", "populate", "airbend"} <= set(G.keyword_actions(_cr()))
+
+
+@pytest.mark.parametrize("name,line,keyword,amount", [
+    ("Rough Rhino Cavalry", "Firebending 2", "firebending", 2),
+    ("Pride of the Road", "Start your engines!", "start your engines!", None),
+    ("Reaper's Scythe", "Job select", "job select", None),
+    ("Rescue Skiff", "Station", "station", None),
+    ("Leonardo's Technique", "Sneak {1}{W}", "sneak", None),
+])
+def test_new_keywords_parse(name, line, keyword, amount):
+    a = ability(name, line)
+    assert a.kind == "keyword" and a.fully_parsed
+    (kw,) = a.body.keywords
+    assert kw.name == keyword
+    if amount is not None:
+        assert kw.amount.value == amount
+    if keyword == "sneak":
+        assert [s.raw for s in kw.cost.components[0].symbols] == ["{1}", "{W}"]
+    assert isinstance(a.body, A.KeywordLine)
