@@ -1333,7 +1333,7 @@ def _with_form(res, form: list[str]):
             if isinstance(v, str):
                 covered.update(v.lower().replace("_", " ").split())
             elif v is True:
-                covered.add(k)
+                covered.update(k.split("_"))  # "on_your_turn": True covers "on … turn"
         form = [w for w in form if w not in covered]
         if form:
             res.extra.setdefault("form", form)
