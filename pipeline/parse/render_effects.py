@@ -376,13 +376,15 @@ def render_cost_less(a: A.Action, **_) -> str:
 def render_search(a: A.Action, **_) -> str:
     """"search your library for a basic land card" (CR 701.23); a player other than you searches
     "their" library."""
-    extra_keys(a, {"optional"})
-    if a.amount is not None:
+    extra_keys(a, {"optional", "form"})
+    form = a.extra.get("form") or []  # the alternative's words: whose library, "and graveyard"
+    if a.amount is not None or not set(form) <= {"your", "their", "and", "graveyard"}:
         raise NotRendered("Action:search")
-    if a.subject is None or render(a.subject, role="subject") == "you":
-        lib = "your library"
+    if "your" in form or "their" in form:
+        whose = "their" if "their" in form else "your"
     else:
-        lib = "their library"
+        whose = "your" if a.subject is None or render(a.subject, role="subject") == "you" else "their"
+    lib = f"{whose} library" + (" and graveyard" if "graveyard" in form else "")
     return f"{subject_verb(a, 'search', 'searches')} {lib} for {_obj(a)}"
 
 
