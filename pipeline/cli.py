@@ -9,10 +9,6 @@ from pathlib import Path
 import click
 
 from pipeline.paths import DB_ENV, default_db_path
-from pipeline.serve.card_page import card_command
-from pipeline.serve.cli_changes import changes_command
-from pipeline.serve.cli_mana import check_mana
-from pipeline.serve.cli_parse import coverage_command, parse_command
 
 DB_OPTION = click.option(
     "--db", "db", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -98,7 +94,30 @@ def _expected_failure(exc: BaseException) -> tuple[int | None, str]:
     return None, ""
 
 
-@click.group(cls=_OneErrorPath, context_settings={"help_option_names": ["-h", "--help"]})
+class _LazyGroup(_OneErrorPath):
+    """A group whose commands from other modules are imported only when run or listed, so that
+    ``refresh`` (run daily, often "unchanged") does not import the card page, parse and mana code."""
+
+    LAZY = {  # command name → (module, attribute)
+        "card": ("pipeline.serve.card_page", "card_command"),           # card NAME (docs/annotate.md)
+        "changes": ("pipeline.serve.cli_changes", "changes_command"),   # changes (card_changes, pipeline/store/changes.py)
+        "check-mana": ("pipeline.serve.cli_mana", "check_mana"),        # check-mana (docs/mana.md)
+        "parse": ("pipeline.serve.cli_parse", "parse_command"),         # parse TEXT / --jsonl FILE (docs/ast.md)
+        "coverage": ("pipeline.serve.cli_parse", "coverage_command"),   # coverage (docs/ast.md)
+    }
+
+    def list_commands(self, ctx):
+        return sorted(set(super().list_commands(ctx)) | set(self.LAZY))
+
+    def get_command(self, ctx, name):
+        if name in self.LAZY and name not in self.commands:
+            import importlib
+            module, attr = self.LAZY[name]
+            self.add_command(getattr(importlib.import_module(module), attr), name)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
               help="Print the package version, the grammar version and the database schema version, then exit.")
 def main() -> None:
@@ -144,6 +163,9 @@ def _progress(quiet: bool):
 @click.option("--changes-on-first-build", "record_initial", is_flag=True,
               help="On the first build of this database, record every card as 'added' in card_changes "
                    "(by default a first build records no changes; see `mtg-pipeline changes`).")
+@click.option("--jobs", "-j", type=click.IntRange(1), default=None,
+              help="Worker processes parsing the face texts not in the parse cache (default: one per CPU, "
+                   "at most 4; 1 parses in this process). The database is the same for any value.")
 # Download options, used with --source scryfall (see docs/scheduling.md).
 @click.option("--bulk-type", default="oracle_cards", show_default=True, envvar="MTG_PIPELINE_BULK_TYPE",
               type=click.Choice(["oracle_cards", "default_cards", "all_cards", "unique_artwork", "rulings"]),
@@ -172,7 +194,7 @@ def _progress(quiet: bool):
               envvar="MTG_PIPELINE_DEADLINE",
               help="Most seconds one download may take, retries included; all downloads of the refresh "
                    "together may take 2x this.")
-def refresh(sources, rules, no_rules, db, force, wait, quiet, strict, record_initial, bulk_type, rules_url, api_url,
+def refresh(sources, rules, no_rules, db, force, wait, quiet, strict, record_initial, jobs, bulk_type, rules_url, api_url,
             allow_hosts, cache_dir, max_bytes, retries, backoff, timeout, deadline):
     """Build or update the database from a source, atomically.
 
@@ -215,7 +237,7 @@ def refresh(sources, rules, no_rules, db, force, wait, quiet, strict, record_ini
         with _progress(quiet) as step:
             outcome = run_refresh(list(sources), db_path, rules=None if no_rules else rules, no_rules=no_rules,
                                   force=force, wait=wait, step=step, remote=remote, strict=strict,
-                                  record_initial=record_initial)
+                                  record_initial=record_initial, jobs=jobs)
     except (RefreshLocked, DatabaseBusy) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(75)
@@ -234,7 +256,8 @@ def refresh(sources, rules, no_rules, db, force, wait, quiet, strict, record_ini
     c = outcome.counts
     click.echo(f"built {db_path}: {c['cards']} cards, {c['faces']} faces, {c['abilities']} abilities, "
                f"{c['rulings']} rulings, {c['other_objects']} other objects; parsed {outcome.parsed} face texts; "
-               f"source version {outcome.source_version}; {outcome.seconds:.1f}s"
+               + (f"incremental: rebuilt {len(outcome.rebuilt_ids)} oracle ids; " if outcome.rebuilt_ids is not None else "")
+               + f"source version {outcome.source_version}; {outcome.seconds:.1f}s"
                + _quarantine_summary(c) + "; " + _changes_summary(outcome.changes))
 
 
@@ -420,9 +443,3 @@ def paths():
     click.echo(f"cache:    {default_cache_dir()}")
     click.echo(f"grammar:  {grammar_cache_dir()}")
 
-# Commands defined beside the stage they serve.
-main.add_command(card_command)      # card NAME (docs/annotate.md)
-main.add_command(changes_command)   # changes (card_changes, pipeline/store/changes.py)
-main.add_command(check_mana)        # check-mana (docs/mana.md)
-main.add_command(parse_command)     # parse TEXT / --jsonl FILE (docs/ast.md)
-main.add_command(coverage_command)  # coverage (docs/ast.md)

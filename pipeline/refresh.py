@@ -23,19 +23,24 @@ from typing import Callable, Protocol, Sequence
 import filelock
 
 from pipeline.faults import fault_point
-from pipeline.normalize.ingest import collect
-from pipeline.parse import GRAMMAR_VERSION
 from pipeline.paths import BUNDLED_CARDS, BUNDLED_RULES
-from pipeline.store.schema import SCHEMA_VERSION
-from pipeline.sources.files import open_binary
-from pipeline.sources.scryfall_api import file_sha256
-from pipeline.sources.version import source_version as version_of
-from pipeline.store.build import build_database, clean_leftovers
-from pipeline.store.runs import (DatabaseBusy, RunRecord, append_run, last_ok, next_run_id, now, open_previous,
-                                 previous_runs)
-from pipeline.sources.comprehensive_rules import RulesFormatError
 from pipeline.sources.errors import SourceError
-from pipeline.store.versions import SchemaMismatch, read_versions
+from pipeline.sources.files import open_binary
+from pipeline.store.leftovers import clean_leftovers
+from pipeline.store.runs import DatabaseBusy, RunRecord, append_run, last_ok, next_run_id, now, read_state
+from pipeline.store.schema import SCHEMA_VERSION
+from pipeline.store.versions import SchemaMismatch
+from pipeline.sources.version import source_state
+
+# Imported where used, not here: an unchanged refresh must start fast (no Lark grammar modules,
+# no pandas, no annotate/derive code): pipeline.normalize.ingest, pipeline.store.build,
+# pipeline.sources.comprehensive_rules, pipeline.parse (GRAMMAR_VERSION via _grammar_version).
+
+
+def _grammar_version() -> str:
+    from pipeline.parse import GRAMMAR_VERSION
+    return GRAMMAR_VERSION
+
 
 BUNDLED = "bundled"
 
@@ -64,6 +69,7 @@ class RefreshOutcome:
     seconds: float
     notes: list[str] = field(default_factory=list)
     changes: dict[str, int] = field(default_factory=dict)
+    rebuilt_ids: set[str] | None = None  # an incremental build's rebuilt oracle ids (pipeline/store/incremental.py)
 
 
 #: Largest Comprehensive Rules text accepted, decompressed (the 2026 CR is 0.97 MB).
@@ -92,6 +98,7 @@ def refresh(
     remote: RemoteSource | None = None,
     strict: bool = False,
     record_initial: bool = False,
+    jobs: int | None = None,
 ) -> RefreshOutcome:
     """Refresh ``db_path`` from ``sources`` (``["bundled"]`` or paths; see :func:`pipeline.normalize.ingest.collect`).
 
@@ -106,6 +113,8 @@ def refresh(
     of being left out (docs/reliability.md § Quarantine).
     ``record_initial``: on the first build of ``db_path``, record every card as 'added' in
     ``card_changes`` (by default a first build records no changes; see pipeline.store.changes).
+    ``jobs``: worker processes parsing the face texts not in the parse cache (None: one per CPU, at
+    most 4, see :func:`pipeline.store.abilities.default_jobs`; 1: parse in this process).
     Raises RefreshLocked when the lock is held; SchemaMismatch when the existing database has
     another schema version and ``force`` is not set; NotADatabase when another kind of file is at
     ``db_path``; DatabaseBusy when another process keeps the database open read-write (these
@@ -132,7 +141,8 @@ def refresh(
         raise RefreshLocked(f"{db_path}: another refresh is running (lock {lock.lock_file}); "
                             f"retry later or pass --wait SECONDS") from exc
     try:
-        return _refresh_locked(paths, db_path, rules, force, step, label, remote, strict, record_initial, no_rules)
+        return _refresh_locked(paths, db_path, rules, force, step, label, remote, strict, record_initial, no_rules,
+                               jobs)
     finally:
         lock.release()
 
@@ -197,7 +207,7 @@ def check_collection(collection, paths) -> None:
 def _same_as(previous: dict | None, source_version: str, label: str) -> bool:
     """True when the last successful run read the same source version with the same grammar and label."""
     return bool(previous and previous["source_version"] == source_version
-                and previous["grammar_version"] == GRAMMAR_VERSION and previous["source"] == label)
+                and previous["grammar_version"] == _grammar_version() and previous["source"] == label)
 
 
 def _unchanged(db_path: Path, run_id: int, started, label: str, source_version: str, previous: dict,
@@ -212,23 +222,10 @@ def _unchanged(db_path: Path, run_id: int, started, label: str, source_version: 
     try:
         append_run(db_path, RunRecord(run_id, started, now(), label, source_version, "unchanged",
                                       previous["card_count"], previous["face_count"], previous["ability_count"],
-                                      previous["ruling_count"], 0, GRAMMAR_VERSION, seconds))
+                                      previous["ruling_count"], 0, _grammar_version(), seconds))
     except DatabaseBusy as exc:
         notes.append(f"run not recorded: {exc}")
     return RefreshOutcome("unchanged", run_id, source_version, {}, 0, seconds, notes)
-
-
-def _check_previous(db_path: Path, force: bool) -> None:
-    """Raise SchemaMismatch when the existing database has another schema version, unless ``force``."""
-    con = open_previous(db_path)
-    if con is None:
-        return
-    try:
-        found = read_versions(con)["schema_version"]
-    finally:
-        con.close()
-    if found != str(SCHEMA_VERSION) and not force:
-        raise SchemaMismatch(db_path, found)
 
 
 def rules_version(rules: str | Path | None) -> str:
@@ -236,22 +233,28 @@ def rules_version(rules: str | Path | None) -> str:
     if rules is None:
         return "rules=none"
     from pipeline.sources.files import require_regular_file  # a FIFO or /dev/zero would never end
+    from pipeline.sources.scryfall_api import file_sha256  # here: an unchanged refresh imports little
 
     return "rules=sha256:" + file_sha256(require_regular_file(rules))[:16]
 
 
 def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, remote=None,
-                    strict: bool = False, record_initial: bool = False, no_rules: bool = False) -> RefreshOutcome:
+                    strict: bool = False, record_initial: bool = False, no_rules: bool = False,
+                    jobs: int | None = None) -> RefreshOutcome:
     started = now()
     t0 = time.perf_counter()
     notes = [f"removed leftover of a killed refresh: {p}" for p in clean_leftovers(db_path)]
-    _check_previous(db_path, force)
-    runs = previous_runs(db_path)
+    state = read_state(db_path)
+    if state.schema_version is not None or db_path.exists() and db_path.stat().st_size:
+        if state.schema_version != str(SCHEMA_VERSION) and not force:  # another schema: refuse unless forced
+            raise SchemaMismatch(db_path, state.schema_version)
+    runs = state.runs
     run_id = next_run_id(runs)
     source_version = None
     # a failure is recorded in the previous database's runs table; with none, it is reported only
     # (stderr and exit code): a failed first refresh leaves no database file behind
     had_database = db_path.exists() and db_path.stat().st_size > 0
+    file_states = []  # what source_files records for the next refresh (local files only)
     try:
         previous = last_ok(runs)
         remote_version = None
@@ -268,11 +271,19 @@ def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, 
             if rules is None and not no_rules:  # no CR download (--rules-url ''): the bundled CR
                 rules = BUNDLED_RULES
         else:  # local files: their version is a content hash, read before any parsing
-            source_version = f"{version_of(paths)} {rules_version(rules)}"
+            # size + mtime equal to the last build's: trusted without reading (pipeline/sources/version.py)
+            sources_state = source_state(paths, {} if force else state.files)
+            source_version = f"{sources_state.version} {rules_version(rules)}"
+            file_states = sources_state.files
             if not force and _same_as(previous, source_version, label):
                 outcome = _unchanged(db_path, run_id, started, label, source_version, previous, t0)
                 outcome.notes[:0] = notes
                 return outcome
+        from pipeline.normalize.ingest import collect
+        from pipeline.store.abilities import default_jobs
+        from pipeline.store.build import build_database
+        from pipeline.sources.comprehensive_rules import RulesFormatError
+
         read_tick = step("read", 0) if step else None
         try:
             collection, info = collect(paths, read_tick, version=source_version)
@@ -296,18 +307,19 @@ def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, 
 
         def run_row(counts: dict[str, int], parsed: int) -> tuple:
             return RunRecord(run_id, started, now(), label, source_version, "ok", counts["cards"], counts["faces"],
-                             counts["abilities"], counts["rulings"], parsed, GRAMMAR_VERSION,
+                             counts["abilities"], counts["rulings"], parsed, _grammar_version(),
                              time.perf_counter() - t0).row()
 
         try:
             result = build_database(db_path, collection, info, run_row, rules_text=rules_text, step=step,
-                                    record_initial=record_initial)
+                                    record_initial=record_initial, source_files=file_states,
+                                    jobs=jobs or default_jobs(), incremental=not force)
         except RulesFormatError as exc:  # the rules file is bad input like any other: name it
             raise SourceError(rules, str(exc).replace("<rules text>: ", "")) from exc
         if remote is not None and hasattr(remote, "commit"):
             remote.commit()  # the build used the new downloads: drop the last good copies
         return RefreshOutcome("ok", run_id, source_version, result.counts, result.parsed, time.perf_counter() - t0,
-                              notes, result.changes)
+                              notes, result.changes, result.rebuilt)
     except BaseException as exc:
         if remote is not None and hasattr(remote, "rollback"):
             remote.rollback()  # a download that passed its check but failed the build is not kept
@@ -315,7 +327,7 @@ def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, 
         try:
             if had_database and db_path.exists():
                 append_run(db_path, RunRecord(run_id, started, now(), label, source_version, "failed",
-                                              grammar_version=GRAMMAR_VERSION, seconds=time.perf_counter() - t0,
+                                              grammar_version=_grammar_version(), seconds=time.perf_counter() - t0,
                                               error=message))
         except Exception:  # the database is busy or unwritable: the original error matters more
             pass

@@ -70,3 +70,19 @@ def first_significant_byte(stream: BinaryIO, path: str | Path) -> bytes:
     except (OSError, EOFError) as exc:
         raise SourceError(path, f"unreadable (corrupt or truncated gzip?): {exc}") from exc
     return head.removeprefix(b"\xef\xbb\xbf").lstrip()[:1]
+
+
+def set_files(directory: str | Path) -> list[Path]:
+    """Return the MTGJSON set files (``*.json``, ``*.json.gz``) of ``directory``, sorted by name.
+
+    Raises SourceError if there are none.
+    """
+    directory = Path(directory)
+    try:
+        names = sorted(p for p in directory.iterdir() if p.name.endswith((".json", ".json.gz")))
+    except OSError as exc:
+        raise SourceError(directory, f"cannot list: {exc.strerror or exc}") from None
+    files = [require_regular_file(p) for p in names]  # a FIFO, device, loop or directory *.json: one-line error
+    if not files:
+        raise SourceError(directory, "no MTGJSON set files (*.json, *.json.gz) in this directory")
+    return files

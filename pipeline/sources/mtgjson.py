@@ -21,12 +21,29 @@ from pipeline.normalize.languages import scryfall_code
 from pipeline.normalize.model import (GAME_LAYOUTS, Face, OracleCard, OtherObject, Printing, Ruling,
                                       sort_colors)
 from pipeline.sources.errors import SourceError, record_label
-from pipeline.sources.files import open_binary, require_regular_file
+from pipeline.sources.files import open_binary, require_regular_file, set_files  # noqa: F401  (set_files: re-exported)
 from pipeline.sources.json_stream import object_items
 from pipeline.sources.records import Flagged, MtgjsonCard, gate
 
 _STREAM_ERRORS = (OSError, EOFError, zlib.error, ijson.JSONError, json.JSONDecodeError, UnicodeDecodeError,
                   RecursionError, ValueError)
+
+try:
+    import orjson
+except ImportError:  # pragma: no cover - orjson is a dependency
+    orjson = None
+
+
+def _loads(data: bytes):
+    """Decode a whole JSON document: orjson (faster than json on set files, benchmarks/README.md), and
+    json when orjson refuses it, so that what json accepts (a lone surrogate escape, which
+    :func:`pipeline.refresh.check_collection` then names by record and field) reads the same."""
+    if orjson is not None:
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(data)
 
 
 @dataclass
@@ -39,22 +56,6 @@ class MtgjsonFace:
 
     card: OracleCard
     rulings: list[Ruling]
-
-
-def set_files(directory: str | Path) -> list[Path]:
-    """Return the MTGJSON set files (``*.json``, ``*.json.gz``) of ``directory``, sorted by name.
-
-    Raises SourceError if there are none.
-    """
-    directory = Path(directory)
-    try:
-        names = sorted(p for p in directory.iterdir() if p.name.endswith((".json", ".json.gz")))
-    except OSError as exc:
-        raise SourceError(directory, f"cannot list: {exc.strerror or exc}") from None
-    files = [require_regular_file(p) for p in names]  # a FIFO, device, loop or directory *.json: one-line error
-    if not files:
-        raise SourceError(directory, "no MTGJSON set files (*.json, *.json.gz) in this directory")
-    return files
 
 
 #: Files up to this size on disk (one MTGJSON set file is ≤ 1.1 MB gzipped) are parsed with
@@ -87,7 +88,7 @@ def read_mtgjson(path: str | Path) -> Iterator[MtgjsonFace | OtherObject]:
             data = stream.read(WHOLE_DECOMPRESSED_MAX_BYTES + 1) if Path(path).stat().st_size <= WHOLE_FILE_MAX_BYTES \
                 else None
             if data is not None and len(data) <= WHOLE_DECOMPRESSED_MAX_BYTES:
-                document = json.loads(data)
+                document = _loads(data)
                 if not isinstance(document, dict) or not isinstance(document.get("data"), dict):
                     raise SourceError(path, "not an MTGJSON file: no 'data' object", field="data")
                 entries = iter(document["data"].items())

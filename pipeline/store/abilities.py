@@ -2,16 +2,58 @@
 
 Parse results are cached by (sha256 of face name, type line and Oracle text; grammar_version):
 a refresh parses only texts it has not seen with the current grammar (benchmarks measure this).
+
+The distinct texts that miss the cache are parsed in ``jobs`` worker processes when there are at
+least :data:`MIN_PARALLEL` of them (Lark is pure Python: one process uses one core). Each worker
+is a fresh interpreter (``spawn``: nothing of the parent's DuckDB connections or threads is
+inherited) that loads the cached grammar once (:func:`pipeline.parse.grammar.get_parser`) and
+then parses chunks of faces; the results come back in submission order, so the rows, the cache
+and every table built from them are the same as with ``jobs=1`` (tests/test_refresh_parallel.py).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Callable, Iterable
+import os
+from typing import Callable, Iterable, Sequence
 
 from pipeline.normalize.model import OracleCard
-from pipeline.parse import GRAMMAR_VERSION, parse_face
+
+try:  # a faster encoder/decoder (same JSON text as json.dumps(..., separators=(",", ":"), ensure_ascii=False))
+    import orjson
+
+    def dumps(value) -> str:
+        """Compact JSON text of ``value`` (UTF-8 kept, no spaces)."""
+        return orjson.dumps(value).decode()
+
+    loads = orjson.loads
+except ImportError:  # pragma: no cover - orjson is a dependency; the fallback writes the same text
+    def dumps(value) -> str:
+        """Compact JSON text of ``value`` (UTF-8 kept, no spaces)."""
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+    loads = json.loads
+
+#: Fewer cache misses than this are parsed in this process: starting a worker (interpreter, imports,
+#: grammar load) costs about a second, which a few hundred faces do not repay.
+MIN_PARALLEL = 400
+#: Faces per task sent to a worker (small enough to balance two workers, large enough that pickling is cheap).
+CHUNK = 64
+
+#: One face's parse result as the build uses it: (the parse_cache JSON of its records,
+#: [(text, kind, is_mana_ability, fully_parsed, ast JSON), …] one per ability line).
+Parsed = tuple[str, list[tuple[str, str, bool, bool, str]]]
+
+
+def default_jobs() -> int:
+    """Worker processes used when ``--jobs`` is not given: the CPUs this process may run on, at most 4
+    (each worker holds the grammar, ≈ 150 MB; beyond 4 the parent's merging becomes the limit)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, 4))
 
 
 def face_text_hash(name: str, type_line: str | None, oracle_text: str) -> str:
@@ -27,6 +69,8 @@ def parse_face_records(name: str, type_line: str | None, oracle_text: str) -> li
     """
     if not oracle_text.strip():
         return []
+    from pipeline.parse import parse_face
+
     return [
         {
             "text": a.text,
@@ -39,48 +83,108 @@ def parse_face_records(name: str, type_line: str | None, oracle_text: str) -> li
     ]
 
 
-class FaceParser:
-    """Parse faces with a cache of earlier results (``{text_hash: [ability record, …]}``).
+def _as_parsed(records: list[dict]) -> Parsed:
+    return dumps(records), [(r["text"], r["kind"], r["is_mana_ability"], r["fully_parsed"], dumps(r["ast"]))
+                            for r in records]
 
-    ``parsed`` counts faces actually parsed (cache misses); ``cache`` ends holding every face seen,
-    ready to be written to the ``parse_cache`` table.
+
+def parse_faces(faces: Sequence[tuple[str, str | None, str]]) -> list[Parsed]:
+    """Parse ``(name, type_line, oracle_text)`` faces in this process; one :data:`Parsed` per face, in order."""
+    return [_as_parsed(parse_face_records(*face)) for face in faces]
+
+
+def _worker_start() -> None:
+    from pipeline.parse.grammar import get_parser
+
+    get_parser()  # load the cached grammar once per worker, before the first chunk
+
+
+def parse_faces_parallel(faces: Sequence[tuple[str, str | None, str]], jobs: int,
+                         tick: Callable[[int], None] | None = None) -> list[Parsed]:
+    """Like :func:`parse_faces`, in ``jobs`` worker processes (module docstring); same result, same order.
+
+    ``tick(n)`` is called as chunks of ``n`` faces come back. An exception in a worker is raised here.
+    """
+    import multiprocessing
+
+    chunks = [faces[i:i + CHUNK] for i in range(0, len(faces), CHUNK)]
+    out: list[Parsed] = []
+    with multiprocessing.get_context("spawn").Pool(jobs, initializer=_worker_start) as pool:
+        for chunk, result in zip(chunks, pool.imap(parse_faces, chunks)):
+            out.extend(result)
+            if tick:
+                tick(len(chunk))
+    return out
+
+
+class FaceParser:
+    """Parse faces with a cache of earlier results.
+
+    ``cache``: ``{text_hash: records JSON}`` (the ``parse_cache.abilities`` text) of an earlier
+    build, decoded only on a hit. ``jobs``: worker processes for the cache misses (see the module
+    docstring; 1 parses in this process). ``parsed`` counts faces actually parsed (distinct texts
+    missing from the cache); ``used`` the cache keys of every face seen.
     """
 
-    def __init__(self, cache: dict[str, list[dict]] | None = None):
-        self.cache: dict[str, list[dict]] = dict(cache or {})
+    def __init__(self, cache: dict[str, str] | None = None, jobs: int = 1):
+        self.cache: dict[str, str] = dict(cache or {})
+        self.jobs = max(1, int(jobs))
+        self.results: dict[str, Parsed] = {}
+        self.new: set[str] = set()
         self.used: set[str] = set()
         self.parsed = 0
 
-    def abilities(self, name: str, type_line: str | None, oracle_text: str) -> list[dict]:
-        """Return the ability records of one face, from the cache or by parsing it."""
-        key = face_text_hash(name, type_line, oracle_text)
-        self.used.add(key)
-        records = self.cache.get(key)
-        if records is None:
-            records = parse_face_records(name, type_line, oracle_text)
-            self.cache[key] = records
-            self.parsed += 1
-        return records
-
-    def ability_rows(self, cards: Iterable[OracleCard], tick: Callable[[int], None] | None = None):
-        """Yield ``abilities`` table rows (tuples in schema column order) for every face of ``cards``."""
+    def prepare(self, cards: Iterable[OracleCard], tick: Callable[[int], None] | None = None) -> None:
+        """Parse every distinct face text of ``cards`` missing from the cache (in workers when there are
+        many; see the module docstring) and decode the cache hits. ``tick(n)``: faces done."""
+        todo: dict[str, tuple[str, str | None, str]] = {}
         for card in cards:
             for face in card.faces:
-                for index, rec in enumerate(self.abilities(face.name, face.type_line, face.oracle_text)):
-                    yield (
-                        f"{card.oracle_id}:{face.face_index}:{index}",
-                        card.oracle_id,
-                        face.face_index,
-                        index,
-                        rec["text"],
-                        rec["kind"],
-                        rec["is_mana_ability"],
-                        rec["fully_parsed"],
-                        json.dumps(rec["ast"], ensure_ascii=False),
-                    )
-            if tick:
-                tick(1)
+                key = face_text_hash(face.name, face.type_line, face.oracle_text)
+                self.used.add(key)
+                if key in self.results or key in todo:
+                    continue
+                cached = self.cache.get(key)
+                if cached is not None:
+                    self.results[key] = (cached, [
+                        (r["text"], r["kind"], r["is_mana_ability"], r["fully_parsed"], dumps(r["ast"]))
+                        for r in loads(cached)])
+                else:
+                    todo[key] = (face.name, face.type_line, face.oracle_text)
+        if tick:
+            tick(len(self.results))
+        keys = list(todo)
+        faces = [todo[k] for k in keys]
+        if self.jobs > 1 and len(faces) >= MIN_PARALLEL:
+            parsed = parse_faces_parallel(faces, min(self.jobs, -(-len(faces) // CHUNK)), tick)
+        else:
+            parsed = []
+            for face in faces:
+                parsed.extend(parse_faces([face]))
+                if tick:
+                    tick(1)
+        self.results.update(zip(keys, parsed))
+        self.new.update(keys)
+        self.parsed += len(keys)
 
-    def cache_rows(self) -> list[tuple[str, str, str]]:
-        """Rows for ``parse_cache``: the entries used by this build (stale texts are dropped)."""
-        return [(k, GRAMMAR_VERSION, json.dumps(self.cache[k], ensure_ascii=False)) for k in sorted(self.used)]
+    def ability_rows(self, cards: Iterable[OracleCard], tick: Callable[[int], None] | None = None):
+        """Yield ``abilities`` table rows (tuples in schema column order) for every face of ``cards``.
+
+        Faces not seen by :meth:`prepare` are parsed here, one by one (``tick(1)`` per card).
+        """
+        cards = list(cards)
+        self.prepare(cards, tick)
+        for card in cards:
+            for face in card.faces:
+                _, rows = self.results[face_text_hash(face.name, face.type_line, face.oracle_text)]
+                for index, (text, kind, mana, full, ast) in enumerate(rows):
+                    yield (f"{card.oracle_id}:{face.face_index}:{index}", card.oracle_id, face.face_index, index,
+                           text, kind, mana, full, ast)
+
+    def cache_rows(self, only_new: bool = False) -> list[tuple[str, str, str]]:
+        """Rows for ``parse_cache``: the entries used by this build (stale texts are dropped), or with
+        ``only_new`` just the texts parsed in this build."""
+        from pipeline.parse import GRAMMAR_VERSION
+
+        keys = sorted(self.new if only_new else self.used)
+        return [(k, GRAMMAR_VERSION, self.results[k][0]) for k in keys]

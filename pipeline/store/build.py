@@ -16,11 +16,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 import duckdb
 
@@ -39,6 +38,8 @@ from pipeline.store.changes import create_change_tables, create_change_views, re
 from pipeline.store.data_quality import record_issues, stamp_run_id
 from pipeline.store.quarantine import keep_previous
 from pipeline.store.ddl import insert_rows
+from pipeline.store.incremental import apply_incremental, build_digests, plan_incremental, write_digests
+from pipeline.store.leftovers import clean_leftovers  # noqa: F401  (re-exported: callers import it from here)
 from pipeline.store.runs import connect_retrying, open_previous
 from pipeline.store.schema import SCHEMA_VERSION, columns_of, create_tables
 from pipeline.store.storage import new_database_config
@@ -55,6 +56,7 @@ class BuildResult:
     counts: dict[str, int]
     parsed: int
     changes: dict[str, int] = field(default_factory=dict)
+    rebuilt: set[str] | None = None  # incremental build: the oracle ids rebuilt ('' = objects without one); cold: None
 
 
 def ruling_id(oracle_id: str, published_at, comment: str) -> str:
@@ -62,8 +64,9 @@ def ruling_id(oracle_id: str, published_at, comment: str) -> str:
     return hashlib.sha256(f"{oracle_id}\x1f{published_at}\x1f{comment}".encode()).hexdigest()[:16]
 
 
-def read_previous(db_path: Path) -> tuple[list[tuple], dict[str, list[dict]]]:
-    """Return (runs rows, parse cache for the current grammar) of an existing database, or empty ones.
+def read_previous(db_path: Path, only: Sequence[str] | None = None) -> tuple[list[tuple], dict[str, str]]:
+    """Return (runs rows, parse cache for the current grammar: ``{text_hash: records JSON}``) of an
+    existing database, or empty ones; ``only``: read just the cache entries of these text hashes.
 
     A database of the current schema gives its ``runs`` rows and its ``parse_cache`` for
     :data:`GRAMMAR_VERSION`. One of another schema version (rebuilt with ``--force``, see
@@ -79,11 +82,12 @@ def read_previous(db_path: Path) -> tuple[list[tuple], dict[str, list[dict]]]:
         runs = _carry_runs(con)
         if not same_schema:
             return runs, {}
-        cache = {
-            k: json.loads(v)
-            for k, v in _safe_rows(con, "SELECT text_hash, abilities FROM parse_cache WHERE grammar_version = ?",
-                                   [GRAMMAR_VERSION])
-        }
+        sql = "SELECT text_hash, CAST(abilities AS VARCHAR) FROM parse_cache WHERE grammar_version = ?"
+        params: list = [GRAMMAR_VERSION]
+        if only is not None:
+            sql += " AND text_hash IN (SELECT unnest(?::VARCHAR[]))"
+            params.append(list(only))
+        cache = dict(_safe_rows(con, sql, params))  # decoded on a hit only
         return runs, cache
     finally:
         con.close()
@@ -98,26 +102,6 @@ def _carry_runs(con) -> list[tuple]:
         return []
     select = ", ".join(f'"{c}"' if c in have else "NULL" for c in wanted)
     return _safe_rows(con, f"SELECT {select} FROM runs ORDER BY run_id")
-
-
-_LEFTOVER = re.compile(r"\.tmp-\d+(\.wal)?$")
-
-
-def clean_leftovers(db_path: Path) -> list[Path]:
-    """Remove ``<db>.tmp-<pid>`` files (and their ``.wal``) left by killed refreshes; return what was removed.
-
-    Call only while holding the refresh lock on ``db_path``: then no other refresh is writing
-    such a file, so every one present is a leftover of a dead process.
-    """
-    removed = []
-    if not db_path.parent.is_dir():
-        return removed
-    prefix = db_path.name
-    for p in sorted(db_path.parent.iterdir()):
-        if p.name.startswith(prefix) and _LEFTOVER.fullmatch(p.name[len(prefix):]) and p.is_file():
-            p.unlink()
-            removed.append(p)
-    return removed
 
 
 def _settle_wal(db_path: Path) -> None:
@@ -158,6 +142,9 @@ def build_database(
     rules_text: str | None = None,
     step: Step | None = None,
     record_initial: bool = False,
+    source_files: Sequence = (),
+    jobs: int = 1,
+    incremental: bool = True,
 ) -> BuildResult:
     """Write a complete new database for ``collection`` and atomically replace ``db_path`` with it.
 
@@ -165,17 +152,27 @@ def build_database(
     history. ``rules_text`` (the Comprehensive Rules) enables the annotation tables.
     ``step(label, total)`` returns a progress tick function. The changelog (``card_changes``,
     :mod:`pipeline.store.changes`) compares the new file with the previous one before the swap;
-    ``record_initial`` makes a first build record every card as 'added'. On any exception the
-    temporary file is removed and ``db_path`` is left exactly as it was; the exception propagates.
+    ``record_initial`` makes a first build record every card as 'added'. ``source_files``: the
+    :class:`pipeline.sources.version.FileState` of each file read, recorded in ``source_files``
+    for the next refresh's unchanged check. ``jobs``: worker processes parsing the texts that miss the
+    parse cache (:mod:`pipeline.store.abilities`). ``incremental``: when few cards changed since the
+    previous database, rebuild only theirs (:mod:`pipeline.store.incremental`; same result). On any
+    exception the temporary file is removed and ``db_path`` is left exactly as it was; the exception propagates.
     """
     db_path.parent.mkdir(parents=True, exist_ok=True)
+    digests = build_digests(collection, rules_text)
+    if incremental:  # few cards changed: rebuild only theirs, in a copy (pipeline/store/incremental.py)
+        plan = plan_incremental(db_path, collection, digests)
+        if plan is not None:
+            return apply_incremental(db_path, plan, collection, source, run_row, rules_text=rules_text, step=step,
+                                     source_files=source_files, jobs=jobs, record_initial=record_initial)
     old_runs, cache = read_previous(db_path)
     tmp = db_path.with_name(f"{db_path.name}.tmp-{os.getpid()}")
     _remove(tmp)
     try:
         con = duckdb.connect(str(tmp), config=new_database_config())  # readable by DuckDB 1.x (storage.py)
         try:
-            result = _fill(con, collection, source, cache, rules_text, step, db_path)
+            result = _fill(con, collection, source, cache, rules_text, step, db_path, jobs)
             row = run_row(result.counts, result.parsed)
             result.counts["data_quality"] = stamp_run_id(con, row[0])  # rows the stages recorded
             create_change_tables(con)
@@ -183,6 +180,10 @@ def build_database(
                                             record_initial=record_initial)
             con.executemany(f"INSERT INTO runs VALUES ({', '.join('?' * len(columns_of('runs')))})",
                             old_runs + [row])
+            if source_files:
+                con.executemany(f"INSERT INTO source_files VALUES ({', '.join('?' * len(columns_of('source_files')))})",
+                                [s.row() for s in source_files])
+            write_digests(con, digests)
             create_change_views(con)
             fault_point("changes")
             con.execute("CHECKPOINT")
@@ -203,7 +204,8 @@ def _remove(path: Path) -> None:
             p.unlink()
 
 
-def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text, step, db_path: Path) -> BuildResult:
+def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text, step, db_path: Path,
+          jobs: int = 1) -> BuildResult:
     create_tables(con)
     cards = sorted(collection.cards.values(), key=lambda c: (c.name, c.oracle_id))
     source_mana = {c.oracle_id: source_produced_mana(c) for c in cards}  # bad values → data_quality
@@ -221,8 +223,8 @@ def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text
         (ruling_id(r.oracle_id, r.published_at, r.comment), r.oracle_id, r.source, r.published_at, r.comment)
         for r in collection.rulings.values()))
 
-    parser = FaceParser(cache)
-    tick = step("parse", len(cards)) if step else None
+    parser = FaceParser(cache, jobs)
+    tick = step("parse", sum(len(c.faces) for c in cards)) if step else None
     insert_rows(con, "abilities", columns_of("abilities"), parser.ability_rows(cards, tick))
     insert_rows(con, "parse_cache", columns_of("parse_cache"), parser.cache_rows())
     fault_point("parse")

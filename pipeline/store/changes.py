@@ -116,12 +116,14 @@ def create_change_views(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def record_changes(con: duckdb.DuckDBPyConnection, previous_db: Path, run_id: int, *, grammar_version: str,
-                   record_initial: bool = False) -> dict[str, int]:
+                   record_initial: bool = False, carry_history: bool = True) -> dict[str, int]:
     """Compare the new database ``con`` with ``previous_db`` and write this run's changelog rows.
 
     ``con`` holds the complete new build (cards, faces, abilities, derived produced_mana, and
     ``legalities`` where the build has one); :func:`create_change_tables` must have run on it.
-    The history of ``previous_db`` (its ``card_changes`` and ``ability_changes``) is copied first.
+    The history of ``previous_db`` (its ``card_changes`` and ``ability_changes``) is copied first,
+    unless ``carry_history`` is False (an incremental build, :mod:`pipeline.store.incremental`,
+    works in a copy of the previous file, which holds that history already).
     With no previous database (missing, empty, or without cards) only ``record_initial`` adds
     rows: one ``added`` per card. Returns ``{change kind: rows written by this run}``.
     Raises duckdb.Error when the previous file cannot be read.
@@ -131,7 +133,7 @@ def record_changes(con: duckdb.DuckDBPyConnection, previous_db: Path, run_id: in
     if has_previous:
         con.execute(f"ATTACH {_literal(str(previous_db))} AS {_PREV} (READ_ONLY)")
     try:
-        if has_previous:
+        if has_previous and carry_history:
             _carry_history(con)
         if not has_previous or not _has_table(con, _PREV, "cards") or \
                 con.execute(f"SELECT count(*) FROM {_PREV}.cards").fetchone()[0] == 0:

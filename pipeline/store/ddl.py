@@ -45,21 +45,35 @@ def insert_rows(con: duckdb.DuckDBPyConnection, table: str, columns: Sequence[st
                 rows: Iterable[Sequence] | pd.DataFrame | pa.Table) -> int:
     """Insert ``rows`` (tuples in ``columns`` order, a DataFrame or an Arrow table with those columns) in one statement.
 
-    Returns the number of rows inserted.
+    Tuples go to DuckDB as one Arrow table built column by column (a bulk load, no pandas and no
+    row-wise INSERT); each value is cast to the table's column type by the INSERT. Returns the
+    number of rows inserted.
     """
-    import pandas as pd
+    import pyarrow as pa
+
     if hasattr(rows, "num_rows"):  # a pyarrow Table: DuckDB scans its buffers directly
-        df = rows
-        if rows.num_rows == 0:
-            return 0
+        data, count = rows, rows.num_rows
+    elif _is_frame(rows):
+        data, count = rows, len(rows)
     else:
-        df = rows if isinstance(rows, pd.DataFrame) else pd.DataFrame(list(rows), columns=list(columns))
-        if df.empty:
-            return 0
+        rows = list(rows)
+        count = len(rows)
+        try:
+            data = pa.table({c: pa.array([r[i] for r in rows]) for i, c in enumerate(columns)}) if rows else None
+        except (pa.ArrowInvalid, pa.ArrowTypeError):  # a column mixing Python types: let pandas hold it as objects
+            import pandas as pd
+            data = pd.DataFrame(rows, columns=list(columns))
+    if not count:
+        return 0
     view = f"_insert_{table}"
-    con.register(view, df)
+    con.register(view, data)
     try:
         con.execute(f"INSERT INTO {table} ({', '.join(columns)}) SELECT {', '.join(columns)} FROM {view}")
     finally:
         con.unregister(view)
-    return len(df)
+    return count
+
+
+def _is_frame(rows) -> bool:
+    """True for a pandas DataFrame, told without importing pandas."""
+    return type(rows).__name__ == "DataFrame" and hasattr(rows, "columns")

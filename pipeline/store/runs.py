@@ -129,6 +129,54 @@ def previous_runs(db_path: Path) -> list[dict]:
         con.close()
 
 
+@dataclass
+class PreviousState:
+    """What a refresh reads of the existing database before deciding anything, in one read-only open:
+    ``schema_version`` (``meta``, None when absent), ``runs`` (as :func:`previous_runs`) and
+    ``files`` (the ``source_files`` rows of its build, by path: :class:`pipeline.sources.version.FileState`)."""
+
+    schema_version: str | None
+    runs: list[dict]
+    files: dict
+
+
+def read_state(db_path: Path) -> PreviousState:
+    """Read :class:`PreviousState` of ``db_path`` (empty for no database; a missing table gives an empty part).
+
+    Raises DatabaseBusy or NotADatabase (see :func:`open_previous`).
+    """
+    from pipeline.sources.version import FileState
+
+    con = open_previous(db_path)
+    if con is None:
+        return PreviousState(None, [], {})
+    try:
+        version = _first(con, "SELECT value FROM meta WHERE key = 'schema_version'")
+        runs = []
+        try:
+            cur = con.execute("SELECT * FROM runs ORDER BY run_id")
+            names = [d[0] for d in cur.description]
+            runs = [dict(zip(names, r)) for r in cur.fetchall()]
+        except duckdb.Error:
+            pass
+        try:
+            files = {r[0]: FileState(*r) for r in con.execute(
+                "SELECT path, size, mtime_ns, sha256, kind, label FROM source_files").fetchall()}
+        except duckdb.Error:  # a database built before source_files existed: every file is hashed
+            files = {}
+        return PreviousState(version, runs, files)
+    finally:
+        con.close()
+
+
+def _first(con, sql: str):
+    try:
+        row = con.execute(sql).fetchone()
+    except duckdb.Error:
+        return None
+    return row[0] if row else None
+
+
 def next_run_id(runs: list[dict]) -> int:
     """The run id after the largest in ``runs`` (1 for none)."""
     return max((r["run_id"] for r in runs), default=0) + 1

@@ -172,6 +172,18 @@ TABLES: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
         ("type_line", "VARCHAR", "Type line."),
         ("oracle_text", "VARCHAR", "Oracle text ('' when none)."),
     ]),
+    "source_files": ("The source files the last build read, with size, mtime and sha256: a refresh trusts a file whose size and mtime are unchanged without reading it (pipeline/sources/version.py; `refresh --force` rebuilds).", [
+        ("path", "VARCHAR", "Absolute path of the file as read."),
+        ("size", "BIGINT", "Size in bytes when it was read."),
+        ("mtime_ns", "BIGINT", "Modification time (st_mtime_ns, nanoseconds since the epoch) when it was read."),
+        ("sha256", "VARCHAR", "sha256 of the file's bytes as stored (compressed or not), hex."),
+        ("kind", "VARCHAR", "What the file holds: mtgjson, scryfall_cards or scryfall_rulings."),
+        ("label", "VARCHAR", "MTGJSON meta.version of the file ('unknown' when it has none); NULL for Scryfall files."),
+    ]),
+    "card_digests": ("What the last build was made of, for the next refresh's incremental build (pipeline/store/incremental.py): a digest per oracle id of its normalized records, and of the CR text and the build code.", [
+        ("key", "VARCHAR", "An oracle id; '' for objects without one; '#rules' (the Comprehensive Rules text) or '#code' (pipeline/, grammar/, data/*.csv)."),
+        ("digest", "VARCHAR", "sha256 (hex) of every normalized field of the records with that oracle id (card, faces, printings, other objects, rulings), or of the rules text / code."),
+    ]),
     "parse_cache": ("Parse results by (face text hash, grammar_version), reused by the next refresh so only changed texts are parsed.", [
         ("text_hash", "VARCHAR", "sha256 of (face name, type line, Oracle text)."),
         ("grammar_version", "VARCHAR", "Grammar version that produced the entry."),

@@ -1,0 +1,329 @@
+"""Incremental build: when few cards changed, rebuild only their rows, in a copy of the previous database.
+
+**What changed.** Every build records a digest per oracle id in ``card_digests``: sha256 of every
+field of the normalized records that carry that id — the :class:`~pipeline.normalize.model.OracleCard`
+(faces, printings and any field a source reader adds), the non-card objects and the rulings —
+plus two build-wide keys: ``#rules`` (the Comprehensive Rules text) and ``#code`` (the source of
+``pipeline/``, ``grammar/`` and ``data/*.csv``). A refresh compares the new digests with the
+recorded ones: the ids whose digest differs, is new or is gone are *changed*. A ruling text shared
+by several cards changes how each of them is linked (:mod:`pipeline.annotate.ruling_links`), so the
+cards holding a ruling text that a changed card gained or lost are rebuilt too (*affected*).
+
+**When.** Only when the previous database has the current schema and grammar version, the same
+``#rules`` and ``#code`` digests, no unfolded write-ahead log, and at most :data:`MAX_SHARE` of
+the ids are affected; else (and with ``refresh --force``) the build is cold
+(:func:`pipeline.store.build.build_database`).
+
+**How.** The affected cards (with their other objects, and every ruling that shares a text with
+theirs, for context) go through the same stages as a cold build (:func:`pipeline.store.build._fill`:
+parse through the parse cache, derive, annotate) into a small scratch database
+``<db>.tmp-<pid>.sub``. The previous database is copied to ``<db>.tmp-<pid>``; in the copy, every
+table keyed by card loses the affected ids' rows and receives the scratch database's rows of those
+ids — generically, for any table a stage adds:
+
+* a table with an ``oracle_id`` column is keyed by it (rows with NULL there form the group ``''``:
+  objects without an oracle id);
+* else one with a ``ruling_id`` column is keyed through ``rulings``; else one with ``ability_id``
+  through ``abilities``;
+* a table with none of these (``rules``, ``glossary``) depends only on the CR text and the code, which
+  are unchanged, and is kept as it is. The changelog's history tables (:data:`HISTORY`) are kept and
+  this run's changes appended (:func:`pipeline.store.changes.record_changes` against the original
+  file, as in a cold build). ``meta`` comes from the scratch build; ``parse_cache``,
+  ``source_files``, ``card_digests`` and ``runs`` are written as a cold build writes them. A
+  quarantined record's card kept from the previous database (:mod:`pipeline.store.quarantine`) is
+  copied into the scratch build by the same code as in a cold build.
+
+Then the copy is checkpointed and swapped in with :func:`os.replace`, exactly like a cold build: a
+failure or a kill at any point leaves the previous database untouched (the scratch files are
+leftovers :func:`pipeline.store.leftovers.clean_leftovers` removes). The result equals a cold build
+of the same sources table by table except ``runs``, ``meta.built_at``, ``parse_cache`` and row
+order (tests/test_refresh_incremental.py compares fingerprints).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import shutil
+from dataclasses import dataclass, fields, is_dataclass
+from datetime import date, datetime
+from pathlib import Path
+from typing import Callable, Sequence
+
+from pipeline.normalize.collect import CardCollection
+from pipeline.paths import DATA_DIR, GRAMMAR_DIR, PROJECT_ROOT
+
+#: Largest share of oracle ids that may be affected for an incremental build (past it, cold is as fast).
+MAX_SHARE = 0.25
+#: The table of digests (module docstring) and its build-wide keys.
+DIGESTS = "card_digests"
+RULES_KEY, CODE_KEY = "#rules", "#code"
+#: History tables kept from build to build (the changelog, pipeline/store/changes.py): never merged per card.
+HISTORY = frozenset({"card_changes", "ability_changes"})
+#: Tables the merge does not touch row by row (written like a cold build writes them).
+SPECIAL = frozenset({"meta", "runs", "parse_cache", "source_files", DIGESTS}) | HISTORY
+#: Key columns in order of preference → (table that maps the key to oracle_id, its key column).
+KEYS = (("oracle_id", None), ("ruling_id", "rulings"), ("ability_id", "abilities"))
+
+
+def _canon(value):
+    """``value`` as JSON-able data with a stable order (sets sorted, dataclasses as field dicts)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _canon(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, (set, frozenset)):
+        return sorted((_canon(v) for v in value), key=json.dumps)
+    if isinstance(value, (list, tuple)):
+        return [_canon(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _canon(v) for k, v in value.items()}
+    if isinstance(value, (date, datetime)):
+        return value.isoformat()
+    return value
+
+
+def card_digests(collection: CardCollection) -> dict[str, str]:
+    """Digest per oracle id ('' for objects without one) of every normalized record carrying it (module docstring)."""
+    groups: dict[str, list[str]] = {}
+    for oracle_id, card in collection.cards.items():
+        groups.setdefault(oracle_id, []).append("card" + json.dumps(_canon(card), ensure_ascii=False))
+    for obj in collection.other.values():
+        groups.setdefault(obj.oracle_id or "", []).append("other" + json.dumps(_canon(obj), ensure_ascii=False))
+    for ruling in collection.rulings.values():
+        groups.setdefault(ruling.oracle_id or "", []).append("ruling" + json.dumps(_canon(ruling), ensure_ascii=False))
+    for flag in collection.flags:  # data_quality rows (records quarantined, values ignored: pipeline/sources/records.py)
+        issue = flag.issue
+        groups.setdefault(issue.oracle_id or "", []).append("flag" + json.dumps(_canon(issue), ensure_ascii=False,
+                                                                                 default=str))
+    return {k: hashlib.sha256("\n".join(sorted(v)).encode()).hexdigest() for k, v in groups.items()}
+
+
+def code_digest() -> str:
+    """sha256 of the code and data that shape the tables: ``pipeline/**/*.py``, ``grammar/*.lark``, ``data/*.csv``."""
+    digest = hashlib.sha256()
+    files = sorted([*(PROJECT_ROOT / "pipeline").rglob("*.py"), *GRAMMAR_DIR.glob("*.lark"), *DATA_DIR.glob("*.csv")])
+    for path in files:
+        digest.update(str(path.relative_to(PROJECT_ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def build_digests(collection: CardCollection, rules_text: str | None) -> dict[str, str]:
+    """Every ``card_digests`` entry of a build of ``collection`` with ``rules_text``."""
+    digests = card_digests(collection)
+    digests[RULES_KEY] = hashlib.sha256(rules_text.encode()).hexdigest() if rules_text is not None else "none"
+    digests[CODE_KEY] = code_digest()
+    return digests
+
+
+@dataclass
+class Plan:
+    """An incremental build to do: ``affected`` oracle ids ('' = objects without one), the new ``digests``."""
+
+    affected: set[str]
+    digests: dict[str, str]
+
+
+def plan_incremental(db_path: Path, collection: CardCollection, digests: dict[str, str]) -> Plan | None:
+    """Return the :class:`Plan` of an incremental build of ``collection`` over ``db_path``, or None
+    when a cold build is needed (module docstring: **When**)."""
+    from pipeline.parse import GRAMMAR_VERSION
+    from pipeline.store.runs import open_previous
+    from pipeline.store.schema import SCHEMA_VERSION
+
+    if db_path.with_name(db_path.name + ".wal").exists():
+        return None
+    con = open_previous(db_path)
+    if con is None:
+        return None
+    try:
+        try:
+            meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+            old = dict(con.execute(f"SELECT key, digest FROM {DIGESTS}").fetchall())
+        except Exception:  # duckdb.Error: a database from before card_digests
+            return None
+        if (meta.get("schema_version") != str(SCHEMA_VERSION) or meta.get("grammar_version") != GRAMMAR_VERSION
+                or not old or any(old.get(k) != digests[k] for k in (RULES_KEY, CODE_KEY))):
+            return None
+        changed = {k for k in old.keys() | digests.keys() if not k.startswith("#") and old.get(k) != digests.get(k)}
+        ids = sorted(changed)
+        old_texts: dict[str, set[str]] = {}
+        for oracle_id, comment in con.execute(
+                "SELECT coalesce(oracle_id, ''), comment FROM rulings WHERE coalesce(oracle_id, '') IN "
+                "(SELECT unnest($1::VARCHAR[]))", [ids]).fetchall():
+            old_texts.setdefault(oracle_id, set()).add(comment)
+        new_texts: dict[str, set[str]] = {}
+        for r in collection.rulings.values():
+            if (r.oracle_id or "") in changed:
+                new_texts.setdefault(r.oracle_id or "", set()).add(r.comment)
+        moved = set().union(*(old_texts.get(i, set()) ^ new_texts.get(i, set()) for i in ids)) if ids else set()
+        affected = set(changed)
+        if moved:  # cards sharing a ruling text a changed card gained or lost
+            affected.update(r[0] for r in con.execute(
+                "SELECT DISTINCT coalesce(oracle_id, '') FROM rulings WHERE comment IN (SELECT unnest($1::VARCHAR[]))",
+                [sorted(moved)]).fetchall())
+            affected.update(r.oracle_id or "" for r in collection.rulings.values() if r.comment in moved)
+    finally:
+        con.close()
+    total = sum(1 for k in digests if not k.startswith("#"))
+    if len(affected) > MAX_SHARE * max(total, 1):
+        return None
+    return Plan(affected, digests)
+
+
+def subset(collection: CardCollection, affected: set[str]) -> CardCollection:
+    """The part of ``collection`` an incremental build rebuilds: the affected cards and other objects,
+    their rulings and every ruling sharing a text with those (so that shared texts are seen as shared);
+    the flags (data_quality) whole: their rows are merged by oracle id like every card-keyed table."""
+    texts = {r.comment for r in collection.rulings.values() if (r.oracle_id or "") in affected}
+    # every other field (flags of quarantined records, text_conflicts, any a reader adds) as in the whole collection
+    return dataclasses.replace(
+        collection,
+        cards={k: c for k, c in collection.cards.items() if k in affected},
+        other={k: o for k, o in collection.other.items() if (o.oracle_id or "") in affected},
+        rulings={k: r for k, r in collection.rulings.items() if (r.oracle_id or "") in affected or r.comment in texts})
+
+
+def _tables(con, catalog: str) -> list[str]:
+    return [r[0] for r in con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_catalog = ? AND table_type = 'BASE TABLE' "
+        "ORDER BY table_name", [catalog]).fetchall()]
+
+
+def _columns(con, catalog: str, table: str) -> list[str]:
+    return [r[0] for r in con.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_catalog = ? AND table_name = ? "
+        "ORDER BY ordinal_position", [catalog, table]).fetchall()]
+
+
+def _ident(name: str) -> str:
+    """``name`` as a quoted SQL identifier."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def merge(con, main: str, sub: str) -> list[str]:
+    """Replace the rows of the oracle ids in temp table ``_affected`` in every card-keyed table of
+    catalog ``main`` by those of catalog ``sub`` (module docstring: **How**); return the tables merged.
+
+    Raises ValueError when the two catalogs do not hold the same tables and columns (then the
+    caller builds cold).
+    """
+    tables = [t for t in _tables(con, main) if t not in SPECIAL]
+    if set(tables) != {t for t in _tables(con, sub) if t not in SPECIAL}:
+        raise ValueError("the scratch build has other tables than the previous database")
+    plan = []
+    for table in tables:
+        cols = _columns(con, main, table)
+        if sorted(cols) != sorted(_columns(con, sub, table)):
+            raise ValueError(f"table {table}: other columns in the scratch build")
+        key = next(((k, via) for k, via in KEYS if k in cols), None)
+        if key is not None:
+            plan.append((table, *key))
+    main, sub = _ident(main), _ident(sub)
+    ids = "(SELECT oracle_id FROM _affected)"
+    null = "(SELECT bool_or(oracle_id = '') FROM _affected)"
+
+    def where(catalog: str, column: str, via: str | None) -> str:
+        if via is None:
+            return f"({column} IN {ids} OR ({column} IS NULL AND {null}))"
+        return (f"{column} IN (SELECT {column} FROM {catalog}.{via} WHERE oracle_id IN {ids} "
+                f"OR (oracle_id IS NULL AND {null}))")
+
+    # tables keyed through rulings/abilities first: their old rows are found through the old rulings/abilities
+    for table, column, via in sorted(plan, key=lambda p: p[2] is None):
+        con.execute(f"DELETE FROM {main}.{table} WHERE {where(main, column, via)}")
+    for table, column, via in plan:
+        con.execute(f"INSERT INTO {main}.{table} BY NAME SELECT * FROM {sub}.{table} WHERE {where(sub, column, via)}")
+    return [p[0] for p in plan]
+
+
+def apply_incremental(db_path: Path, plan: Plan, collection: CardCollection, source, run_row: Callable,
+                      *, rules_text: str | None, step=None, source_files: Sequence = (), jobs: int = 1,
+                      record_initial: bool = False):
+    """Build ``collection`` into ``db_path`` incrementally (module docstring) and swap it in atomically.
+
+    Returns :class:`pipeline.store.build.BuildResult` (counts of the whole new database). Raises
+    what the stages raise; the previous database stays untouched and the scratch files are removed.
+    """
+    import duckdb
+
+    from pipeline.faults import fault_point
+    from pipeline.parse import GRAMMAR_VERSION
+    from pipeline.store.abilities import face_text_hash
+    from pipeline.store.build import BuildResult, _fill, _remove, read_previous
+    from pipeline.store.changes import record_changes
+    from pipeline.store.data_quality import stamp_run_id
+    from pipeline.store.ddl import sql_literal
+    from pipeline.store.schema import columns_of
+
+    sub_collection = subset(collection, plan.affected)
+    hashes = sorted({face_text_hash(f.name, f.type_line, f.oracle_text)
+                     for c in sub_collection.cards.values() for f in c.faces})
+    old_runs, cache = read_previous(db_path, only=hashes)
+    tmp = db_path.with_name(f"{db_path.name}.tmp-{os.getpid()}")
+    sub_path = tmp.with_name(tmp.name + ".sub")
+    for p in (tmp, sub_path):
+        _remove(p)
+    try:
+        sub = duckdb.connect(str(sub_path))
+        try:
+            built = _fill(sub, sub_collection, source, cache, rules_text, step, db_path, jobs)
+            sub.execute("CHECKPOINT")
+        finally:
+            sub.close()
+        shutil.copyfile(db_path, tmp)
+        con = duckdb.connect(str(tmp))
+        try:
+            con.execute(f"ATTACH {sql_literal(str(sub_path))} AS scratch (READ_ONLY)")
+            main = con.execute("SELECT current_database()").fetchone()[0]
+            con.execute("CREATE TEMP TABLE _affected (oracle_id VARCHAR)")
+            con.executemany("INSERT INTO _affected VALUES (?)", [(k,) for k in sorted(plan.affected)])
+            con.execute("BEGIN")
+            merge(con, main, "scratch")
+            # meta from the scratch build (same keys and values as a cold build); the caches as a cold build has them
+            con.execute("DELETE FROM meta")
+            con.execute("INSERT INTO meta SELECT * FROM scratch.meta")
+            used = sorted({face_text_hash(f.name, f.type_line, f.oracle_text)
+                           for c in collection.cards.values() for f in c.faces})
+            con.execute("DELETE FROM parse_cache WHERE grammar_version <> ? OR text_hash NOT IN "
+                        "(SELECT unnest($2::VARCHAR[]))", [GRAMMAR_VERSION, used])
+            con.execute("INSERT INTO parse_cache SELECT * FROM scratch.parse_cache WHERE text_hash NOT IN "
+                        "(SELECT text_hash FROM parse_cache)")
+            con.execute("DELETE FROM source_files")
+            if source_files:
+                con.executemany(f"INSERT INTO source_files VALUES ({', '.join('?' * len(columns_of('source_files')))})",
+                                [s.row() for s in source_files])
+            write_digests(con, plan.digests)
+            counts = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                      for t in _tables(con, main) if t not in SPECIAL}
+            counts.update({k: built.counts[k] for k in ("quarantined", "kept_previous") if k in built.counts})
+            row = run_row(counts, built.parsed)
+            con.execute("UPDATE data_quality SET run_id = NULL")  # every row describes this database, as in a cold build
+            counts["data_quality"] = stamp_run_id(con, row[0])
+            # the changelog: this run's diff against the original file (its history is in the copy already)
+            changes = record_changes(con, db_path, row[0], grammar_version=GRAMMAR_VERSION,
+                                     record_initial=record_initial, carry_history=False)
+            con.executemany(f"INSERT INTO runs VALUES ({', '.join('?' * len(columns_of('runs')))})", [row])
+            con.execute("COMMIT")
+            fault_point("changes")
+            con.execute("DETACH scratch")
+            con.execute("CHECKPOINT")
+        finally:
+            con.close()
+        _remove(sub_path)
+        fault_point("before_swap")
+        os.replace(tmp, db_path)
+    except BaseException:
+        _remove(tmp)
+        _remove(sub_path)
+        raise
+    del old_runs  # the copy already holds the history
+    result = BuildResult(counts, built.parsed, changes)
+    result.rebuilt = set(plan.affected)
+    return result
+
+
+def write_digests(con, digests: dict[str, str]) -> None:
+    """Replace the ``card_digests`` rows of the open database ``con`` with ``digests``."""
+    con.execute(f"DELETE FROM {DIGESTS}")
+    con.executemany(f"INSERT INTO {DIGESTS} VALUES (?, ?)", sorted(digests.items()))

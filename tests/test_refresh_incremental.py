@@ -1,0 +1,112 @@
+"""An incremental refresh gives the database a cold build of the same sources gives, table by table.
+
+The bundled snapshot (real MTGJSON records) and a modified copy of it: 1 % of its cards get the real
+2024 Oracle change "enters the battlefield" → "enters" in every printing, one card loses a ruling
+whose text another card shares (so that other card's ruling links change too), one card is
+removed. Refreshing the bundled database with the copy takes the incremental path; its tables
+must equal a cold build of the copy, and going back to the snapshot must equal the cold bundled build.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+import shutil
+
+import duckdb
+import pytest
+
+from pipeline.paths import BUNDLED_CARDS, BUNDLED_RULES
+from pipeline.refresh import refresh
+from pipeline.store.incremental import SPECIAL
+from tests.conftest import rows
+
+#: Differ by design between two builds of the same sources (docs: pipeline/store/incremental.py): run
+#: history, parse cache, the changelog's history (an incremental build has a previous one to diff with).
+BY_DESIGN = {"runs", "parse_cache", "card_changes", "ability_changes"}  # changelog: history
+
+
+def fingerprints(db) -> dict[str, tuple]:
+    """Row count and an order-independent hash of every table (``meta`` without built_at, no run ids)."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        out = {}
+        for (table,) in con.execute("SELECT table_name FROM information_schema.tables "
+                                    "WHERE table_type = 'BASE TABLE' ORDER BY 1").fetchall():
+            if table in BY_DESIGN:
+                continue
+            cols = [c for (c,) in con.execute("SELECT column_name FROM information_schema.columns WHERE table_name = ? "
+                                              "ORDER BY ordinal_position", [table]).fetchall() if c != "run_id"]
+            where = "WHERE key <> 'built_at'" if table == "meta" else ""
+            select = ", ".join(f'"{c}"' for c in cols)
+            out[table] = con.execute(
+                f"SELECT count(*), md5(coalesce(string_agg(h, ',' ORDER BY h), '')) FROM "
+                f"(SELECT md5(row({select})::VARCHAR) AS h FROM {table} {where})").fetchone()
+        return out
+    finally:
+        con.close()
+
+
+def modified_snapshot(path):
+    """The bundled snapshot with the changes of the module docstring; returns (path, oracle ids changed)."""
+    with gzip.open(BUNDLED_CARDS, "rt", encoding="utf-8") as fh:
+        doc = json.load(fh)
+    printings = [c for s in doc["data"].values() for c in s["cards"]]
+    oid = lambda c: (c.get("identifiers") or {}).get("scryfallOracleId")  # noqa: E731
+    etb = sorted({oid(c) for c in printings if "enters the battlefield" in (c.get("text") or "") and oid(c)})
+    cards = {oid(c) for c in printings if oid(c)}
+    changed = set(random.Random(19).sample(etb, max(1, len(cards) // 100)))
+    # a ruling text shared by two cards: the first card (by oracle id) that has it drops it
+    holders: dict[str, set[str]] = {}
+    for c in printings:
+        for r in c.get("rulings") or []:
+            if oid(c):
+                holders.setdefault(r["text"], set()).add(oid(c))
+    text, owners = next((t, o) for t, o in sorted(holders.items()) if len(o) == 2 and not o & changed)
+    dropper = min(owners)
+    with_rulings = {oid(c) for c in printings if c.get("rulings")}
+    removed = next(o for o in sorted(cards) if o not in changed | owners | with_rulings)
+    faces = {(c.get("faceName") or c["name"], c["text"]) for c in printings
+             if oid(c) in changed and "enters the battlefield" in (c.get("text") or "")}
+    removed_faces = {c.get("side") or "a" for c in printings if oid(c) == removed}
+    for s in doc["data"].values():
+        s["cards"] = [c for c in s["cards"] if oid(c) != removed]
+        for c in s["cards"]:
+            if oid(c) in changed:
+                c["text"] = c["text"].replace("enters the battlefield", "enters")
+            if oid(c) == dropper:
+                c["rulings"] = [r for r in c["rulings"] if r["text"] != text]
+    with gzip.open(path, "wt", encoding="utf-8") as fh:
+        json.dump(doc, fh)
+    return path, changed | {dropper, removed}, len(faces), len(removed_faces)
+
+
+@pytest.fixture(scope="module")
+def modified(tmp_path_factory):
+    return modified_snapshot(tmp_path_factory.mktemp("modified") / "AllPrintings-modified.json.gz")
+
+
+def test_incremental_equals_cold_build_of_a_modified_snapshot(bundled_db, modified, tmp_path):
+    source, touched, faces_changed, removed_faces = modified
+    cold = tmp_path / "cold.duckdb"
+    assert refresh([source], cold, rules=BUNDLED_RULES, jobs=2).rebuilt_ids is None  # no previous database: cold
+    inc = tmp_path / "inc.duckdb"
+    shutil.copy(bundled_db, inc)
+    outcome = refresh([source], inc, rules=BUNDLED_RULES)
+    assert outcome.status == "ok"
+    # only the changed cards, and the card sharing the dropped ruling's text, were rebuilt
+    assert touched <= outcome.rebuilt_ids and len(outcome.rebuilt_ids) == len(touched) + 1
+    assert outcome.parsed == faces_changed  # the texts changed; the others came from the parse cache
+    got, want = fingerprints(inc), fingerprints(cold)
+    assert set(got) == set(want) and SPECIAL - BY_DESIGN <= set(got)
+    assert {t for t in want if got[t] != want[t]} == set()
+    assert rows(inc, "SELECT count(*) FROM cards") == [(4371,)]
+    assert rows(inc, "SELECT status FROM runs ORDER BY run_id") == [("ok",), ("ok",)]
+
+    # and back: the snapshot again, incrementally, equals the cold bundled build
+    back = refresh([BUNDLED_CARDS], inc, rules=BUNDLED_RULES)
+    assert back.rebuilt_ids == outcome.rebuilt_ids, back.rebuilt_ids ^ outcome.rebuilt_ids
+    # the parse cache keeps only the texts in use, as a cold build's: the old texts and the removed card are parsed again
+    assert back.parsed == faces_changed + removed_faces
+    assert fingerprints(inc) == fingerprints(bundled_db)
