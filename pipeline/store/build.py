@@ -180,9 +180,7 @@ def build_database(
                                             record_initial=record_initial)
             con.executemany(f"INSERT INTO runs VALUES ({', '.join('?' * len(columns_of('runs')))})",
                             old_runs + [row])
-            if source_files:
-                con.executemany(f"INSERT INTO source_files VALUES ({', '.join('?' * len(columns_of('source_files')))})",
-                                [s.row() for s in source_files])
+            write_source_files(con, source_files)
             write_digests(con, digests)
             create_change_views(con)
             fault_point("changes")
@@ -196,6 +194,14 @@ def build_database(
         _remove(tmp)
         raise
     return result
+
+
+def write_source_files(con, source_files: Sequence) -> None:
+    """Replace the ``source_files`` rows of the open database ``con`` (FileState objects, see pipeline.sources.version)."""
+    con.execute("DELETE FROM source_files")
+    if source_files:
+        con.executemany(f"INSERT INTO source_files VALUES ({', '.join('?' * len(columns_of('source_files')))})",
+                        [s.row() for s in source_files])
 
 
 def _remove(path: Path) -> None:

@@ -250,7 +250,7 @@ def apply_incremental(db_path: Path, plan: Plan, collection: CardCollection, sou
     from pipeline.faults import fault_point
     from pipeline.parse import GRAMMAR_VERSION
     from pipeline.store.abilities import face_text_hash
-    from pipeline.store.build import BuildResult, _fill, _remove, read_previous
+    from pipeline.store.build import BuildResult, _fill, _remove, read_previous, write_source_files
     from pipeline.store.changes import record_changes
     from pipeline.store.data_quality import stamp_run_id
     from pipeline.store.ddl import sql_literal
@@ -259,7 +259,7 @@ def apply_incremental(db_path: Path, plan: Plan, collection: CardCollection, sou
     sub_collection = subset(collection, plan.affected)
     hashes = sorted({face_text_hash(f.name, f.type_line, f.oracle_text)
                      for c in sub_collection.cards.values() for f in c.faces})
-    old_runs, cache = read_previous(db_path, only=hashes)
+    _, cache = read_previous(db_path, only=hashes)  # the runs history is in the copy already
     tmp = db_path.with_name(f"{db_path.name}.tmp-{os.getpid()}")
     sub_path = tmp.with_name(tmp.name + ".sub")
     for p in (tmp, sub_path):
@@ -289,10 +289,7 @@ def apply_incremental(db_path: Path, plan: Plan, collection: CardCollection, sou
                         "(SELECT unnest($2::VARCHAR[]))", [GRAMMAR_VERSION, used])
             con.execute("INSERT INTO parse_cache SELECT * FROM scratch.parse_cache WHERE text_hash NOT IN "
                         "(SELECT text_hash FROM parse_cache)")
-            con.execute("DELETE FROM source_files")
-            if source_files:
-                con.executemany(f"INSERT INTO source_files VALUES ({', '.join('?' * len(columns_of('source_files')))})",
-                                [s.row() for s in source_files])
+            write_source_files(con, source_files)
             write_digests(con, plan.digests)
             counts = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
                       for t in _tables(con, main) if t not in SPECIAL}
@@ -317,7 +314,6 @@ def apply_incremental(db_path: Path, plan: Plan, collection: CardCollection, sou
         _remove(tmp)
         _remove(sub_path)
         raise
-    del old_runs  # the copy already holds the history
     result = BuildResult(counts, built.parsed, changes)
     result.rebuilt = set(plan.affected)
     return result
