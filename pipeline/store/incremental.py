@@ -53,7 +53,8 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from pipeline.normalize.collect import CardCollection
-from pipeline.paths import DATA_DIR, GRAMMAR_DIR, PROJECT_ROOT
+import pipeline
+from pipeline.paths import DATA_DIR, GRAMMAR_DIR
 
 #: Largest share of oracle ids that may be affected for an incremental build (past it, cold is as fast).
 MAX_SHARE = 0.25
@@ -102,9 +103,10 @@ def card_digests(collection: CardCollection) -> dict[str, str]:
 def code_digest() -> str:
     """sha256 of the code and data that shape the tables: ``pipeline/**/*.py``, ``grammar/*.lark``, ``data/*.csv``."""
     digest = hashlib.sha256()
-    files = sorted([*(PROJECT_ROOT / "pipeline").rglob("*.py"), *GRAMMAR_DIR.glob("*.lark"), *DATA_DIR.glob("*.csv")])
-    for path in files:
-        digest.update(str(path.relative_to(PROJECT_ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    code = Path(pipeline.__file__).resolve().parent
+    for root, pattern in ((code, "*.py"), (GRAMMAR_DIR, "*.lark"), (DATA_DIR, "*.csv")):
+        for path in sorted(root.rglob(pattern)):
+            digest.update(f"{root.name}/{path.relative_to(root)}".encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
