@@ -279,7 +279,8 @@ def apply_incremental(db_path: Path, plan: Plan, collection: CardCollection, sou
             con.execute(f"ATTACH {sql_literal(str(sub_path))} AS scratch (READ_ONLY)")
             main = con.execute("SELECT current_database()").fetchone()[0]
             con.execute("CREATE TEMP TABLE _affected (oracle_id VARCHAR)")
-            con.executemany("INSERT INTO _affected VALUES (?)", [(k,) for k in sorted(plan.affected)])
+            if plan.affected:  # none: the same cards under a new source version (e.g. another copy of the CR)
+                con.executemany("INSERT INTO _affected VALUES (?)", [(k,) for k in sorted(plan.affected)])
             con.execute("BEGIN")
             merge(con, main, "scratch")
             # meta from the scratch build (same keys and values as a cold build); the caches as a cold build has them
