@@ -15,6 +15,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import zlib
@@ -41,14 +42,26 @@ def refresh_child(tmp_path: Path, *sources: Path, timeout: float = 120) -> tuple
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (AS_LIMIT, AS_LIMIT))
 
-    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=limit)
-    try:
-        _, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
-        pytest.fail(f"refresh did not end within {timeout} s: a hang")
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)  # includes earlier children: an upper bound
+    hung = threading.Event()
+    with tempfile.TemporaryFile() as err_file:
+        proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err_file, preexec_fn=limit)
+
+        def kill():
+            hung.set()
+            proc.kill()
+
+        timer = threading.Timer(timeout, kill)
+        timer.start()
+        try:
+            # this child's own rusage: RUSAGE_CHILDREN would also count every earlier child of the test session
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            timer.cancel()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if hung.is_set():
+            pytest.fail(f"refresh did not end within {timeout} s: a hang")
+        err_file.seek(0)
+        err = err_file.read()
     return proc.returncode, err.decode(errors="replace"), usage.ru_maxrss * 1024
 
 
