@@ -84,7 +84,8 @@ def _expand_trusted(paths: Iterable[str | Path], known: Mapping[str, FileState])
         if path.is_dir():
             out.extend((f, detect.MTGJSON) for f in set_files(path))
             continue
-        state = known.get(str(path.resolve()))
+        # a FIFO, device or symlink loop is refused by name here (Path.resolve raises RuntimeError on a loop)
+        state = known.get(str(require_regular_file(path).resolve()))
         if state is not None and _same_stat(path, state):
             out.append((path, state.kind))
         else:
