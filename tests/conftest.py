@@ -90,6 +90,20 @@ def bundled_database() -> Path:
     return db
 
 
+def as_older_grammar_left_it(con: duckdb.DuckDBPyConnection, name: str) -> None:
+    """Make the open database look as an older grammar version ('0.older') left it: the first
+    ability of card ``name`` unread (an Unparsed body), its produced mana empty."""
+    oracle_id, text = con.execute("SELECT oracle_id, text FROM abilities JOIN cards USING (oracle_id) "
+                                  "WHERE name = ? AND ability_index = 0", [name]).fetchone()
+    old = Ability(index=0, text=text, kind="activated", normalized=text, body=Unparsed(text=text),
+                  grammar_version="0.older").to_json()
+    con.execute("UPDATE abilities SET ast = ?, fully_parsed = false, is_mana_ability = false "
+                "WHERE oracle_id = ? AND ability_index = 0", [json.dumps(old), oracle_id])
+    con.execute("UPDATE cards SET produced_mana = [] WHERE oracle_id = ?", [oracle_id])
+    con.execute("UPDATE meta SET value = '0.older' WHERE key = 'grammar_version'")
+    con.execute("UPDATE runs SET grammar_version = '0.older'")
+
+
 @lru_cache(maxsize=1)
 def changelog_database() -> Path:
     """A database with a changelog: the bundled snapshot built over a database of three real 2019 Scryfall cards (Lotus Field and
@@ -101,12 +115,7 @@ def changelog_database() -> Path:
     refresh([write_jsonl(tmp / "2019.jsonl.gz", scryfall_objects("Lotus Field", "Food Chain", "Llanowar Elves"))], db)
     con = duckdb.connect(str(db))
     try:
-        oracle_id, text = con.execute("SELECT oracle_id, text FROM abilities JOIN cards USING (oracle_id) "
-                                      "WHERE name = 'Llanowar Elves'").fetchone()
-        old = Ability(index=0, text=text, kind="activated", normalized=text, body=Unparsed(text=text),
-                      grammar_version="0.older").to_json()
-        con.execute("UPDATE abilities SET ast = ?, fully_parsed = false WHERE oracle_id = ?", [json.dumps(old), oracle_id])
-        con.execute("UPDATE meta SET value = '0.older' WHERE key = 'grammar_version'")
+        as_older_grammar_left_it(con, "Llanowar Elves")
         # lend it the bundled build's parse cache, so the next build parses nothing
         con.execute(f"INSERT INTO parse_cache SELECT * FROM read_parquet('{_parse_cache_parquet(tmp)}')")
     finally:

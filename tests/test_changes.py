@@ -14,10 +14,9 @@ import duckdb
 from click.testing import CliRunner
 
 from pipeline.cli import main
-from pipeline.parse.ast import Ability, Unparsed
 from pipeline.refresh import refresh
 from pipeline.store.changes import _Ability, _match
-from tests.conftest import mtgjson_set, rows, scryfall_objects, write_gzip_json, write_jsonl
+from tests.conftest import as_older_grammar_left_it, mtgjson_set, rows, scryfall_objects, write_gzip_json, write_jsonl
 
 
 def _changes(db, run_id):
@@ -41,16 +40,7 @@ def test_new_grammar_version_records_only_grammar_caused_changes(bundled_db, tmp
     shutil.copy(bundled_db, db)
     con = duckdb.connect(str(db))
     try:
-        # the previous database as an older grammar left it: Llanowar Elves' mana ability unread
-        oracle_id, text = con.execute("SELECT oracle_id, text FROM abilities JOIN cards USING (oracle_id) "
-                                      "WHERE name = 'Llanowar Elves'").fetchone()
-        old = Ability(index=0, text=text, kind="activated", normalized=text, body=Unparsed(text=text),
-                      grammar_version="0.older").to_json()
-        con.execute("UPDATE abilities SET ast = ?, fully_parsed = false, is_mana_ability = false "
-                    "WHERE oracle_id = ?", [json.dumps(old), oracle_id])
-        con.execute("UPDATE cards SET produced_mana = [] WHERE oracle_id = ?", [oracle_id])
-        con.execute("UPDATE meta SET value = '0.older' WHERE key = 'grammar_version'")
-        con.execute("UPDATE runs SET grammar_version = '0.older'")
+        as_older_grammar_left_it(con, "Llanowar Elves")  # its mana ability unread, no produced mana
     finally:
         con.close()
 
