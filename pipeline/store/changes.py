@@ -36,7 +36,7 @@ from pathlib import Path
 import duckdb
 
 from pipeline.parse.normalize import normalize_text
-from pipeline.store.ddl import comment_relation, create_table, insert_rows
+from pipeline.store.ddl import comment_relation, create_table, insert_rows, sql_literal
 
 #: Closed list of ``card_changes.change`` values.
 CHANGE_KINDS = ("added", "removed", "name", "type_line", "mana_cost", "faces", "oracle_text", "legality",
@@ -131,7 +131,7 @@ def record_changes(con: duckdb.DuckDBPyConnection, previous_db: Path, run_id: in
     previous_db = Path(previous_db)
     has_previous = previous_db.exists() and previous_db.stat().st_size > 0
     if has_previous:
-        con.execute(f"ATTACH {_literal(str(previous_db))} AS {_PREV} (READ_ONLY)")
+        con.execute(f"ATTACH {sql_literal(str(previous_db))} AS {_PREV} (READ_ONLY)")
     try:
         if has_previous and carry_history:
             _carry_history(con)
@@ -148,10 +148,6 @@ def record_changes(con: duckdb.DuckDBPyConnection, previous_db: Path, run_id: in
     finally:
         if has_previous:
             con.execute(f"DETACH {_PREV}")
-
-
-def _literal(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 def _has_table(con, catalog: str, table: str) -> bool:
