@@ -105,3 +105,29 @@ def test_coverage_jsonl_oracle_2026_shape(tmp_path):
     assert [f["name"] for f in life["faces"]] == ["Life"]
     elves = next(r for r in recs if r["name"] == "Llanowar Elves")
     assert elves["fully_parsed"] and elves["ast"][0]["rendered"] == "{T}: Add {G}."
+
+
+def test_coverage_jsonl_reads_gzip_like_the_plain_file(tmp_path):
+    """The oracle-2026 corpus ships gzipped: `coverage --jsonl` reads it as it is, with the same report."""
+    import itertools
+
+    corpus = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "oracle-2026" / "cards-2026.jsonl.gz"
+    with gzip.open(corpus, "rt", encoding="utf-8") as fh:
+        lines = list(itertools.islice(fh, 40))
+    plain = tmp_path / "cards.jsonl"
+    plain.write_text("".join(lines), encoding="utf-8")
+    packed = tmp_path / "cards.jsonl.gz"
+    with gzip.open(packed, "wt", encoding="utf-8") as fh:
+        fh.write("".join(lines))
+    reports = [CliRunner().invoke(coverage_command, ["--jsonl", str(p), "--json"]) for p in (plain, packed)]
+    assert [r.exit_code for r in reports] == [0, 0], [r.output for r in reports]
+    assert json.loads(reports[0].output) == json.loads(reports[1].output)
+    assert json.loads(reports[1].output)["faces"]["total"] == 40
+
+
+def test_jsonl_that_is_not_utf8_is_one_error_line(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"\x8b\xff\n")
+    result = CliRunner().invoke(coverage_command, ["--jsonl", str(bad)])
+    assert result.exit_code == 1
+    assert f"{bad}:1: not UTF-8 text" in result.output

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import sys
@@ -58,17 +59,25 @@ def parse_record(rec: dict) -> dict:
 
 
 def iter_jsonl(path: str):
-    """Yield records of a JSON Lines file (``-`` = stdin). Raises BadRecord naming the file,
-    the line number and the field."""
-    if path != "-":
-        from pipeline.sources.errors import SourceError
-        from pipeline.sources.files import require_regular_file
+    """Yield records of a JSON Lines file, plain or gzip (``-`` = stdin). Raises BadRecord naming
+    the file, the line number and the field."""
+    if path == "-":
+        yield from _jsonl_records(sys.stdin, path)
+        return
+    from pipeline.sources.errors import SourceError
+    from pipeline.sources.files import open_binary
 
-        try:
-            require_regular_file(path)  # a FIFO or /dev/zero would block or never end
-        except SourceError as exc:
-            raise BadRecord(str(exc)) from None
-    fh = sys.stdin if path == "-" else open(path, encoding="utf-8")
+    try:
+        with open_binary(path) as raw:  # refuses a FIFO or /dev/zero; gzip by its magic bytes
+            yield from _jsonl_records(io.TextIOWrapper(raw, encoding="utf-8"), path)
+    except SourceError as exc:
+        raise BadRecord(str(exc)) from None
+    except (OSError, EOFError) as exc:  # a truncated or corrupt gzip
+        raise BadRecord(f"{path}: unreadable ({exc})") from None
+
+
+def _jsonl_records(fh, path: str):
+    n = 0
     try:
         for n, line in enumerate(fh, 1):
             if not line.strip():
@@ -87,9 +96,8 @@ def iter_jsonl(path: str):
                 if rec.get(key) is not None and not isinstance(rec[key], str):
                     raise BadRecord(f"{path}:{n}: field {key!r} is not a string")
             yield rec
-    finally:
-        if fh is not sys.stdin:
-            fh.close()
+    except UnicodeDecodeError as exc:
+        raise BadRecord(f"{path}:{n + 1}: not UTF-8 text ({exc.reason})") from None
 
 
 @click.command("parse")
