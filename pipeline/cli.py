@@ -310,7 +310,7 @@ def query(sql, db, fmt, params, output, allow_writes, allow_external):
     import duckdb
 
     from pipeline.serve import formats
-    from pipeline.serve.outputs import OutputRefused, check_output
+    from pipeline.serve.outputs import OutputRefused, check_output, write_text_output
     from pipeline.serve.export import write_query_parquet
     from pipeline.serve.query import DatabaseMissing, QueryRefused, query_result
     from pipeline.store.runs import DatabaseBusy
@@ -337,7 +337,7 @@ def query(sql, db, fmt, params, output, allow_writes, allow_external):
                 if output is None:
                     click.echo(table)
                     return
-                output.write_text(table + "\n", encoding="utf-8")
+                write_text_output(output, table + "\n")
                 rows = table.count("\n") if rel is not None and table != "(no rows)" else 0
             elif rel is None:
                 rows = 0
@@ -412,10 +412,13 @@ def schema_doc(db, output, fresh):
     """
     import tempfile
 
+    from pipeline.serve.outputs import OutputRefused, check_output, write_text_output
     from pipeline.serve.query import DatabaseMissing
     from pipeline.serve.schema_doc import generate
 
     try:
+        if output is not None:
+            check_output(output, resolve_db(db))
         if fresh:
             from pipeline.refresh import refresh as run_refresh
 
@@ -424,13 +427,13 @@ def schema_doc(db, output, fresh):
                 text = generate(Path(tmp) / "cards.duckdb")
         else:
             text = generate(resolve_db(db))
-    except DatabaseMissing as exc:
+    except (DatabaseMissing, OutputRefused) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
     if output is None:
         click.echo(text, nl=False)
     else:
-        output.write_text(text, encoding="utf-8")
+        write_text_output(output, text)
         click.echo(f"wrote {output}", err=True)
 
 

@@ -23,7 +23,6 @@ pyarrow Parquet writer; the rows are never all held in memory.
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 import tempfile
@@ -32,6 +31,7 @@ from typing import IO
 
 import duckdb
 
+from pipeline.serve.outputs import atomic_output
 from pipeline.serve.terminal import safe_cell
 
 #: Rows per Arrow record batch streamed from the query connection.
@@ -87,22 +87,16 @@ def json_projection(rel: duckdb.DuckDBPyRelation) -> list[str]:
 
 
 def write_file(rel: duckdb.DuckDBPyRelation, fmt: str, path: str | Path) -> int:
-    """Write ``rel`` as ``fmt`` ('csv' or 'json', see the module docstring) to ``path``, atomically
-    (a temporary file beside it, then a rename). Returns the row count. Raises ``duckdb.Error``
+    """Write ``rel`` as ``fmt`` ('csv' or 'json', see the module docstring) to ``path`` through
+    :func:`pipeline.serve.outputs.atomic_output` (a regular file is replaced atomically; a device or
+    FIFO such as ``/dev/stdout`` is written into). Returns the row count. Raises ``duckdb.Error``
     for a query that fails while its rows are read, ``OSError`` for an unwritable path."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
+    if fmt not in ("csv", "json"):
+        raise ValueError(f"not a text file format: {fmt!r}")
+    with atomic_output(path) as tmp:
         if fmt == "csv":
-            rows = _copy(rel, csv_projection(rel), tmp, "FORMAT csv, HEADER true")
-        elif fmt == "json":
-            rows = _copy(rel, json_projection(rel), tmp, "FORMAT json, ARRAY true")
-        else:
-            raise ValueError(f"not a text file format: {fmt!r}")
-        os.replace(tmp, path)
-        return rows
-    finally:
-        tmp.unlink(missing_ok=True)
+            return _copy(rel, csv_projection(rel), tmp, "FORMAT csv, HEADER true")
+        return _copy(rel, json_projection(rel), tmp, "FORMAT json, ARRAY true")
 
 
 def write_stream(rel: duckdb.DuckDBPyRelation, fmt: str, stream: IO[str] | None = None) -> int:
@@ -171,7 +165,8 @@ def table_text(columns: list[str], rows: list[tuple[str, ...]]) -> str:
 
 def write_parquet(rel: duckdb.DuckDBPyRelation, path: str | Path, kv: dict[str, str],
                   descriptions: dict[str, str]) -> int:
-    """Write ``rel`` to the Parquet file ``path`` (zstd), streaming, atomically.
+    """Write ``rel`` to the Parquet file ``path`` (zstd), streaming, through
+    :func:`pipeline.serve.outputs.atomic_output`.
 
     ``kv``: the file's key-value metadata. ``descriptions``: column name → description, stored
     as the Arrow field metadata ``description`` of that column (columns not named get none).
@@ -185,16 +180,12 @@ def write_parquet(rel: duckdb.DuckDBPyRelation, path: str | Path, kv: dict[str, 
     fields = [f.with_metadata({"description": descriptions[f.name]}) if f.name in descriptions else f
               for f in reader.schema]
     schema = pa.schema(fields, metadata={**(reader.schema.metadata or {}), **kv})
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     rows = 0
-    try:
+    with atomic_output(path) as tmp:
         with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
             for batch in reader:
                 writer.write_batch(pa.RecordBatch.from_arrays(batch.columns, schema=schema))
                 rows += batch.num_rows
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
     return rows
 
 
@@ -211,7 +202,9 @@ def referenced_relations(con: duckdb.DuckDBPyConnection, sql: str) -> set[str]:
     import json
 
     try:
-        (tree,) = con.execute("SELECT json_serialize_sql(?)", [sql]).fetchone()
+        # fetchall, not fetchone: DuckDB 2 keeps a result that was not fetched to its end pending on
+        # the connection, and the query's own relation (read next) then raises ResourceInUseException
+        ((tree,),) = con.execute("SELECT json_serialize_sql(?)", [sql]).fetchall()
     except duckdb.Error:
         return set()
     found: set[str] = set()
