@@ -111,3 +111,46 @@ def test_unchanged_refresh_while_a_reader_holds_the_file(tmp_path):
     assert r.stdout.startswith(f"unchanged: {db}")
     assert r.stderr.startswith(f"note: run not recorded: {db}: another process has the database open")
     assert card_count(db) == OLD_CARDS
+
+
+def test_every_reader_waits_out_a_writer_holding_the_file(tmp_path):
+    """``card``, ``export``, ``query --format parquet``, ``check-mana``, ``coverage`` and ``schema-doc``
+    open the database through the same retrying path as ``query`` (pipeline.store.runs.connect_retrying):
+    while another process holds it read-write — as a refresh does when it appends its run record —
+    they wait and then succeed instead of failing with DuckDB's lock error."""
+    db = tmp_path / "cards.duckdb"
+    assert refresh([MTGJSON_DIR / "ARN.json.gz"], db, no_rules=True).counts["cards"] == OLD_CARDS
+    readers = {
+        "card": ["card", "--db", str(db), "Juzám Djinn"],
+        "export": ["export", "--db", str(db), "--parquet", str(tmp_path / "export")],
+        "parquet": ["query", "--db", str(db), "--format", "parquet", "--output", str(tmp_path / "n.parquet"),
+                    "SELECT count(*) AS n FROM cards"],
+        "check-mana": ["check-mana", "--db", str(db)],
+        "coverage": ["coverage", "--db", str(db)],
+        "schema-doc": ["schema-doc", "--db", str(db)],
+    }
+    held_for = 4.0
+    writer = subprocess.Popen([sys.executable, "-c", "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); "
+                               "print('held', flush=True); time.sleep(float(sys.argv[2])); c.close()",
+                               str(db), str(held_for)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert writer.stdout.readline().strip() == "held"
+        released_at = time.monotonic() + held_for
+        procs = {name: start(*args) for name, args in readers.items()}
+        finished: dict[str, float] = {}
+        deadline = time.monotonic() + 300
+        while len(finished) < len(procs) and time.monotonic() < deadline:
+            for name, p in procs.items():
+                if name not in finished and p.poll() is not None:
+                    finished[name] = time.monotonic()
+            time.sleep(0.05)
+        results = {name: p.communicate(timeout=60) + (p.returncode,) for name, p in procs.items()}
+    finally:
+        writer.kill()
+        writer.wait()
+    for name, (out, err, code) in results.items():
+        assert code == 0, (name, err)
+        assert "Traceback" not in err and "lock" not in err.lower(), (name, err)
+    assert "Juzám Djinn" in results["card"][0]
+    # each reader ended only after the writer let go: it met the lock and waited it out
+    assert all(t >= released_at - 0.5 for t in finished.values()), (finished, released_at)
