@@ -194,8 +194,12 @@ def _progress(quiet: bool):
               envvar="MTG_PIPELINE_DEADLINE",
               help="Most seconds one download may take, retries included; all downloads of the refresh "
                    "together may take 2x this.")
+@click.option("--max-time", "max_time", type=click.FloatRange(0, min_open=True), default=None,
+              envvar="MTG_PIPELINE_MAX_TIME",
+              help="Most seconds the whole refresh may take (download, build, swap); past it the refresh "
+                   "stops, exit 1, previous database untouched. Default: no limit.")
 def refresh(sources, rules, no_rules, db, force, wait, quiet, strict, record_initial, jobs, bulk_type, rules_url, api_url,
-            allow_hosts, cache_dir, max_bytes, retries, backoff, timeout, deadline):
+            allow_hosts, cache_dir, max_bytes, retries, backoff, timeout, deadline, max_time):
     """Build or update the database from a source, atomically.
 
     `--source scryfall` downloads Scryfall's bulk data (cards + rulings) and the Comprehensive
@@ -233,8 +237,10 @@ def refresh(sources, rules, no_rules, db, force, wait, quiet, strict, record_ini
                                 rules_url=None if no_rules else (rules_url or None), force=force,
                                 warn=lambda message: click.echo(message, err=True))
         sources, rules = (), None
+    from pipeline.deadline import refresh_deadline
+
     try:
-        with _progress(quiet) as step:
+        with refresh_deadline(max_time, str(db_path)), _progress(quiet) as step:
             outcome = run_refresh(list(sources), db_path, rules=None if no_rules else rules, no_rules=no_rules,
                                   force=force, wait=wait, step=step, remote=remote, strict=strict,
                                   record_initial=record_initial, jobs=jobs)

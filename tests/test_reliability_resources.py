@@ -130,3 +130,27 @@ def test_a_query_result_too_big_for_memory_is_one_error_line(arn_db, fmt):
                    "SELECT string_agg(repeat('x', 1000000), '') AS s FROM range(6000)", preexec=address_space_limit)
     line = one_error_line(proc)
     assert "Out of Memory" in line and "narrow it" in line
+
+
+def test_max_time_stops_a_refresh_and_keeps_the_previous_database(arn_db):
+    """``--max-time`` bounds the whole refresh (pipeline/deadline.py): the bundled snapshot (4,372 cards,
+    parsed from scratch: seconds of work) stopped after 2 s fails with one line, the previous database
+    keeps its 78 cards, the failed run is recorded, no temporary file is left and the lock is free."""
+    import filelock
+
+    before = cards_fingerprint(arn_db)
+    proc = run_cli("refresh", "--db", str(arn_db), "--quiet", "--source", "bundled", "--max-time", "2", "--jobs", "2")
+    line = one_error_line(proc)
+    assert line == (f"error: {arn_db}: the refresh took more than 2 s (--max-time) and was stopped; "
+                    f"the previous database is untouched")
+    assert cards_fingerprint(arn_db) == before
+    con = duckdb.connect(str(arn_db), read_only=True)
+    try:
+        status, error = con.execute("SELECT status, error FROM runs ORDER BY run_id DESC LIMIT 1").fetchone()
+    finally:
+        con.close()
+    assert status == "failed" and error.startswith("RefreshTimedOut: ")
+    assert not [p for p in arn_db.parent.iterdir() if ".tmp-" in p.name]
+    lock = filelock.FileLock(str(arn_db) + ".lock")
+    lock.acquire(timeout=0)  # raises filelock.Timeout if the stopped refresh still held it
+    lock.release()

@@ -23,6 +23,7 @@ from typing import Callable, Sequence
 
 import duckdb
 
+from pipeline.deadline import disarm as disarm_deadline
 from pipeline.annotate import annotate
 from pipeline.sources.comprehensive_rules import parse_effective_date
 from pipeline.derive import derive
@@ -189,6 +190,7 @@ def build_database(
             con.close()
         _settle_wal(db_path)
         fault_point("before_swap")
+        disarm_deadline()  # past this point the refresh has succeeded (pipeline/deadline.py)
         os.replace(tmp, db_path)
     except BaseException:
         _remove(tmp)

@@ -52,6 +52,7 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Callable, Sequence
 
+from pipeline.deadline import disarm as disarm_deadline
 from pipeline.normalize.collect import CardCollection
 import pipeline
 from pipeline.paths import DATA_DIR, GRAMMAR_DIR
@@ -312,6 +313,7 @@ def apply_incremental(db_path: Path, plan: Plan, collection: CardCollection, sou
             con.close()
         _remove(sub_path)
         fault_point("before_swap")
+        disarm_deadline()  # past this point the refresh has succeeded (pipeline/deadline.py)
         os.replace(tmp, db_path)
     except BaseException:
         _remove(tmp)
