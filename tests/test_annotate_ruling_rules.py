@@ -21,12 +21,11 @@ from tests.conftest import RULES_TXT, rows
 pytestmark = pytest.mark.corpus
 
 GOLD = Path(__file__).parent / "data" / "ruling_rules_gold" / "gold.csv"
-# Floors on the report part: the figures measured when the method was frozen (docs/annotate.md:
-# precision 0.882, recall 0.549, none 0.912), rounded down. The targets are 0.90 / 0.85 /
+# Floors on the report part: the figures last measured (docs/annotate.md), rounded down. The targets are 0.90 / 0.85 /
 # 0.80: precision and recall are not met yet.
 TOP1_PRECISION_FLOOR = 0.88
-TOP3_RECALL_FLOOR = 0.54
-NONE_FLOOR = 0.90
+TOP3_RECALL_FLOOR = 0.56
+NONE_FLOOR = 0.91
 
 
 def gold_rows() -> list[dict]:
