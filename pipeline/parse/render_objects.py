@@ -79,6 +79,10 @@ POSTS = {
     "you_cast": "you cast",
 }
 
+#: renderers of objects that name part of a zone, by their first qualifier's rule name
+#: ("top_cards", "poss_zone"), registered by render_zones (zones.lark)
+OBJ_FORMS: dict = {}
+
 # object bases that are fixed wordings (o_* rule name → words)
 BASES = {"any_target": "any target", "that_card": "that card", "that_player": "that player",
          "that_spell": "that spell"}
@@ -180,6 +184,9 @@ def is_plural(obj) -> bool:
 @renders(A.Obj)
 def render_obj(obj: A.Obj, role: str = "object", prep: str | None = None, **_) -> str:
     """``role``: "subject" (they/it) or "object" (them/it) for the personal pronouns."""
+    form = OBJ_FORMS.get(obj.qualifiers[0].partition(":")[0]) if obj.qualifiers else None
+    if form is not None:
+        return form(obj, role=role, prep=prep)
     q = obj.quantifier
     pronoun = {"self": "~", "you": "you", "it": "it", "them": "they" if role == "subject" else "them"}.get(q)
     if pronoun is not None:  # "~ from your hand", "it"

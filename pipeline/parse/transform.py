@@ -19,6 +19,7 @@ from pipeline.parse.transform_conditions import ConditionRules
 from pipeline.parse.transform_copy import CopyRules
 from pipeline.parse.transform_coverage import CoverageRules
 from pipeline.parse.transform_statics import StaticRules
+from pipeline.parse.transform_zones import ZoneRules
 
 _NUMWORDS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
@@ -82,7 +83,7 @@ def _flat_syms(children) -> list[A.ManaSymbol]:
 
 
 @v_args(meta=True)
-class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, Transformer):
+class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, ZoneRules, Transformer):
     """Transform one parse tree of ``text`` (the lower-cased segment) given ``orig`` (the
     same segment in original case, same length) into AST nodes."""
 
@@ -1296,7 +1297,9 @@ def _resolve_joined(nodes: list, conjs: list) -> None:
         prev = _subject(nodes[i - 1]) if i else None
         conj = conjs[i]
         joined = (i > 0 and prev is not None and _subject(node) is None and hasattr(node, "subject")
-                  and conj is not None and "then" not in conj.word
+                  and conj is not None
+                  # ", then draws seven cards": a third-person verb after "then" keeps the subject
+                  and ("then" not in conj.word or getattr(node, "_verb", "").endswith("s"))
                   and not (isinstance(prev, A.Obj) and prev.quantifier == "you"))
         if joined:
             verb = getattr(node, "_verb", "")

@@ -1,0 +1,174 @@
+"""Renderers of zone actions (``grammar/zones.lark``): putting objects into a hand or graveyard,
+revealing, discarding and shuffling zones, looking at cards, choosing, investigating, emblems
+(CR 400–406, 701, 114), and the objects that name a part of a zone ("the top three cards of your
+library", "target player's hand"). Structured fields only (docs/ast.md § Rendering): the closed
+``extra`` values of :mod:`pipeline.parse.transform_zones`."""
+
+from __future__ import annotations
+
+from pipeline.parse import ast as A
+from pipeline.parse.render import NotRendered, extra_keys, render, renders_verb
+from pipeline.parse.render_effects import _quoted, subject_verb
+from pipeline.parse.render_objects import OBJ_FORMS, _post, amount_number, render_obj
+
+#: whose zone (transform_zones._WHOSE values) → the possessive Oracle writes
+WHOSE = {"your": "your", "their": "their", "owner": "its owner's"}
+ZONE_NAMES = ("hand", "graveyard", "library")
+#: owner of "the top N cards of X library" → words
+TOP_OWNERS = {"your": "your", "their": "their", "that_player": "that player's",
+              "target_player": "target player's", "each_player": "each player's"}
+
+
+def _obj(a: A.Action) -> str:
+    if a.obj is None:
+        raise NotRendered(f"Action:{a.verb}:no_obj")
+    return render(a.obj)
+
+
+def _whose(value) -> str:
+    if value not in WHOSE:
+        raise NotRendered("zone:whose")
+    return WHOSE[value]
+
+
+# ------------------------------------------------------------------ objects in a zone
+def _top_cards(obj: A.Obj, **_) -> str:
+    """"the top card of your library", "the top X cards of target player's library" (CR 401.1)."""
+    quals = obj.qualifiers
+    if obj.quantifier is not None or obj.words or len(quals) < 2 or not quals[1].startswith("of:"):
+        raise NotRendered("Obj:top_cards")
+    owner, _, zone = quals[1][3:].rpartition("_")
+    if owner not in TOP_OWNERS or zone not in ("library", "graveyard"):
+        raise NotRendered("Obj:top_cards")
+    if obj.count is None:
+        head = "the top card"
+    else:
+        n = amount_number(obj.count)
+        head = f"the top {n} card" if n == "one" else f"the top {n} cards"
+    tail = [_post(p, ["the"]) for p in quals[2:]]
+    return " ".join([head, "of", TOP_OWNERS[owner], zone] + tail)
+
+
+def _poss_zone(obj: A.Obj, role: str = "object", **_) -> str:
+    """"target player's hand", "that player's graveyard", "each opponent's library" (CR 400.1)."""
+    zone = obj.qualifiers[0].partition(":")[2]
+    if zone not in ZONE_NAMES:
+        raise NotRendered("Obj:poss_zone")
+    base = A.Obj(obj.quantifier, obj.count, obj.words, "", obj.qualifiers[1:])
+    return f"{render_obj(base, role=role)}'s {zone}"
+
+
+OBJ_FORMS["top_cards"] = _top_cards
+OBJ_FORMS["poss_zone"] = _poss_zone
+
+
+# ------------------------------------------------------------------ actions
+@renders_verb("put_into")
+def render_put_into(a: A.Action, **_) -> str:
+    """"put that card into your hand", "put the rest into your graveyard", "put target creature
+    into its owner's graveyard" (CR 400.1: hand, graveyard)."""
+    extra_keys(a, {"zone", "owner", "optional"})
+    zone = a.extra.get("zone")
+    if zone not in ("hand", "graveyard") or a.amount is not None:
+        raise NotRendered("Action:put_into")
+    return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} into {_whose(a.extra.get('owner'))} {zone}"
+
+
+@renders_verb("reveal_hand")
+def render_reveal_hand(a: A.Action, **_) -> str:
+    """"target opponent reveals their hand" (CR 701.20)."""
+    extra_keys(a, {"whose", "optional"})
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:reveal_hand")
+    return f"{subject_verb(a, 'reveal', 'reveals')} {_whose(a.extra.get('whose'))} hand"
+
+
+@renders_verb("discard_hand")
+def render_discard_hand(a: A.Action, **_) -> str:
+    """"each player discards their hand", "discard all the cards in your hand" (CR 701.9)."""
+    extra_keys(a, {"whose", "all_cards", "optional"})
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:discard_hand")
+    hand = f"{_whose(a.extra.get('whose'))} hand"
+    if a.extra.get("all_cards") is True:
+        hand = "all the cards in " + hand
+    return f"{subject_verb(a, 'discard', 'discards')} {hand}"
+
+
+@renders_verb("shuffle_into")
+def render_shuffle_into(a: A.Action, **_) -> str:
+    """"shuffle ~ into its owner's library", "target player shuffles their graveyard into their
+    library", "each player shuffles their hand and graveyard into their library" (CR 701.24)."""
+    extra_keys(a, {"zones", "whose", "library", "optional"})
+    lib = f"{_whose(a.extra.get('library'))} library"
+    zones = a.extra.get("zones")
+    if a.amount is not None or (zones is None) == (a.obj is None):
+        raise NotRendered("Action:shuffle_into")
+    if zones is not None:
+        if not zones or any(z not in ("hand", "graveyard") for z in zones):
+            raise NotRendered("Action:shuffle_into")
+        what = f"{_whose(a.extra.get('whose'))} {' and '.join(zones)}"
+    else:
+        what = _obj(a)
+    return f"{subject_verb(a, 'shuffle', 'shuffles')} {what} into {lib}"
+
+
+@renders_verb("investigate")
+def render_investigate(a: A.Action, **_) -> str:
+    """"investigate" / "investigate N times" (CR 701.16a: create a Clue token)."""
+    extra_keys(a, {"optional"})
+    if a.obj is not None:
+        raise NotRendered("Action:investigate")
+    out = subject_verb(a, "investigate", "investigates")
+    if a.amount is not None:
+        out += f" {amount_number(a.amount, words=False)} times"
+    return out
+
+
+@renders_verb("look")
+def render_look(a: A.Action, **_) -> str:
+    """"look at the top four cards of your library", "look at target player's hand"."""
+    extra_keys(a, {"optional"})
+    if a.amount is not None:
+        raise NotRendered("Action:look")
+    return f"{subject_verb(a, 'look', 'looks')} at {_obj(a)}"
+
+
+@renders_verb("look_any_time")
+def render_look_any_time(a: A.Action, **_) -> str:
+    """"you may look at the top card of your library any time" (CR 401.2 exception)."""
+    extra_keys(a, {"optional"})
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:look_any_time")
+    return f"{subject_verb(a, 'look', 'looks')} at the top card of your library any time"
+
+
+@renders_verb("choose")
+def render_choose(a: A.Action, **_) -> str:
+    """"choose target creature you control", "choose a creature type", "choose a card name"
+    (CR 608.2d)."""
+    extra_keys(a, {"choice", "optional"})
+    kind = a.extra.get("choice")
+    if kind not in ("object", "type", "name") or a.amount is not None:
+        raise NotRendered("Action:choose")
+    tail = "" if kind == "object" else " " + kind
+    return f"{subject_verb(a, 'choose', 'chooses')} {_obj(a)}{tail}"
+
+
+@renders_verb("emblem")
+def render_emblem(a: A.Action, **_) -> str:
+    """"you get an emblem with "…"" (CR 114.2: "[Player] gets an emblem with [ability]")."""
+    extra_keys(a, {"abilities"})
+    abilities = a.extra.get("abilities") or []
+    if len(abilities) != 1 or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:emblem")
+    return f"{subject_verb(a, 'get', 'gets')} an emblem with {_quoted(abilities[0])}"
+
+
+@renders_verb("put_back")
+def render_put_back(a: A.Action, **_) -> str:
+    """"…, then put them back in any order" (the looked-at cards, CR 401.4)."""
+    extra_keys(a, set())
+    if a.subject is not None or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:put_back")
+    return "put them back in any order"
