@@ -158,6 +158,10 @@ PAIRS = [
      ("Weakness", "Enchanted creature gets -2/-1."), None, ()),
     ("subject of enters tapped", ("Faerie Conclave", "enters tapped"),
      ("Kinjalli's Sunwing", "Creatures your opponents control enter tapped."), "EntersTapped", ()),
+    ("choose a type / a name", ("Kindred Dominance", "Choose a creature type."),
+     ("Conjurer's Ban", "Choose a card name."), "choose", ("obj",)),
+    ("top cards of your / target player's library", ("Telling Time", "Look at the top three cards of your library."),
+     ("Dimir Machinations", "Look at the top three cards of target player's library."), "look", ()),
     ("subject of a joined predicate", ("Sylvan Might", "gets +2/+2 and gains trample until end of turn"),
      ("Kruin Striker", "gets +1/+0 and gains trample until end of turn"), "GrantAbility", ()),
 ]
