@@ -197,11 +197,12 @@ class Obj(Node):
 # --------------------------------------------------------------------------- amounts and mana
 @dataclass
 class Amount(Node):
-    """A quantity. kind: fixed|x|equal_to|for_each|any|up_to|other.
+    """A quantity. kind: fixed|x|equal_to|for_each|that_many|any|up_to|other.
 
     fixed → ``value`` int; x → ``variable`` "X" (defined elsewhere by a :class:`WhereX`,
     CR 107.3); equal_to / for_each → ``ref`` holds what is counted (an :class:`Obj`,
-    :class:`Text` or :class:`Unparsed`); text is the original wording.
+    :class:`Text` or :class:`Unparsed`); that_many → "that many" (a number an earlier
+    instruction determined); text is the original wording.
     """
     kind: str
     value: int | None = None
@@ -399,9 +400,11 @@ class CopyEffect(Node):
 
 @dataclass
 class CounterSpec(Node):
-    """``amount`` counters of kind ``counter`` ("+1/+1", "loyalty", "charge")."""
+    """``amount`` counters of kind ``counter`` ("+1/+1", "loyalty", "charge"); ``additional``:
+    "an additional +1/+1 counter" (counters on top of those another effect gives, CR 122.6)."""
     counter: str
     amount: Amount
+    additional: bool = False
 
 
 # --------------------------------------------------------------------------- keywords, X

@@ -107,7 +107,7 @@ def _load() -> None:
     # the concept modules register their renderers on import (no import circle: they import
     # this module, this module imports them only here)
     from pipeline.parse import (render_abilities, render_conditions, render_copy, render_costs,  # noqa: F401
-                                render_effects, render_keywords, render_mana, render_objects,
+                                render_counters, render_effects, render_keywords, render_mana, render_objects,
                                 render_triggers, render_zones)
 
 

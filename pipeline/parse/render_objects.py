@@ -30,6 +30,8 @@ def amount_number(amount: A.Amount, words: bool = True) -> str:
         return number_word(amount.value) if words else str(amount.value)
     if amount.kind == "x" and amount.variable and amount.ref is None:
         return amount.variable
+    if amount.kind == "that_many" and amount.ref is None:
+        return "that many"
     raise NotRendered(f"Amount:{amount.kind}")
 
 

@@ -17,6 +17,7 @@ from pipeline.parse import ast as A
 from pipeline.parse.forms import is_word, literal_table, norm_word
 from pipeline.parse.transform_conditions import ConditionRules
 from pipeline.parse.transform_copy import CopyRules
+from pipeline.parse.transform_counters import CounterRules, _Counter
 from pipeline.parse.transform_coverage import CoverageRules
 from pipeline.parse.transform_statics import StaticRules
 from pipeline.parse.transform_zones import ZoneRules
@@ -83,7 +84,7 @@ def _flat_syms(children) -> list[A.ManaSymbol]:
 
 
 @v_args(meta=True)
-class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, ZoneRules, Transformer):
+class ToAst(CounterRules, CopyRules, CoverageRules, StaticRules, ConditionRules, ZoneRules, Transformer):
     """Transform one parse tree of ``text`` (the lower-cased segment) given ``orig`` (the
     same segment in original case, same length) into AST nodes."""
 
@@ -233,6 +234,9 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, ZoneRules, Tr
     def count(self, meta, ch):
         if ch and isinstance(ch[0], A.Amount):
             return ch[0]
+        if "many" in self._lits:  # "that many" (a number an earlier instruction determined)
+            self._form_used = True
+            return A.Amount("that_many", text=self._t(meta))
         return A.Amount("fixed", value=1, text=self._t(meta))
 
     def mana_syms(self, meta, ch):
@@ -622,9 +626,6 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, ZoneRules, Tr
     c_exert = _ac("exert")
     c_collect_evidence = _ac("collect_evidence")
     c_forage = _ac("forage")
-
-    def counter_kind(self, meta, ch):
-        return _Counter(self._low(meta))
 
     def lc_plus(self, meta, ch):
         return A.LoyaltyCost("+", ch[0])
@@ -1223,20 +1224,6 @@ class ToAst(CopyRules, CoverageRules, StaticRules, ConditionRules, ZoneRules, Tr
     def a_enters_tapped_unless(self, meta, ch):
         return A.EntersTapped(A.Obj(None, None, [], ""), A.Unparsed(self._rest_text(ch)))
 
-    def a_enters_with(self, meta, ch):
-        ck = next((c for c in ch if isinstance(c, _Counter)), None)
-        return A.EntersWith(A.Obj(None, None, [], ""), [A.CounterSpec(ck.kind if ck else "", _first(ch, A.Amount))])
-
-    def a_enters_tapped_with(self, meta, ch):
-        e = self.a_enters_with(meta, ch)
-        e.tapped = True
-        return e
-
-    def a_enters_with_equal(self, meta, ch):
-        ck = next((c for c in ch if isinstance(c, _Counter)), None)
-        a = _first(ch, A.Amount)
-        return A.EntersWith(A.Obj(None, None, [], ""), [A.CounterSpec(ck.kind if ck else "", a)])
-
     def becomes_spec(self, meta, ch):
         return A.Text(self._t(meta))
 
@@ -1420,11 +1407,6 @@ class _StepTime(_Generic):
 class _Quant:
     def __init__(self, name, count):
         self.name, self.count = name, count
-
-
-class _Counter:
-    def __init__(self, kind):
-        self.kind = kind
 
 
 class _Name:

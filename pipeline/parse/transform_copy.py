@@ -230,7 +230,8 @@ class CopyRules(Transformer):
                 val = [n for c in ch if isinstance(c, list) for n in c if isinstance(n, A.Node)]
             elif kind == "enters_with_counters":
                 ck = next((c for c in ch if isinstance(c, _tr()._Counter)), None)
-                val = A.CounterSpec(ck.kind if ck else "", _first(ch, A.Amount) or A.Amount("fixed", value=1))
+                val = A.CounterSpec(ck.kind if ck else "", _first(ch, A.Amount) or A.Amount("fixed", value=1),
+                                    additional="additional" in self._lits)  # CR 122.6
             elif kind == "pt":
                 val = self._low(meta)
             return A.CopyException(kind, val, self._t(meta), condition=_first(ch, A.Action))
@@ -358,7 +359,8 @@ class CopyRules(Transformer):
         """"with a number of additional +1/+1 counters on it equal to …" (CR 122.6, 707.9)."""
         ck = next((c for c in ch if isinstance(c, _tr()._Counter)), None)
         amt = _first(ch, A.Amount)
-        return [A.CopyException("enters_with_counters", A.CounterSpec(ck.kind if ck else "", amt), self._t(meta))]
+        return [A.CopyException("enters_with_counters", A.CounterSpec(ck.kind if ck else "", amt, additional=True),
+                                self._t(meta))]
 
     def qt_stat_of(self, meta, ch):
         """"the power of the other card" → Amount(equal_to, ref=Obj with qualifier stat:power)."""

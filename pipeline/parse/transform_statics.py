@@ -237,23 +237,6 @@ class StaticRules(Transformer):
         ck = next((c for c in ch if isinstance(c, _tr()._Counter)), None)
         return ck.kind if ck else ""
 
-    def a_enters_with_for_each(self, meta, ch):
-        """"~ enters with a +1/+1 counter on it for each …" (CR 614.1c): the counter amount
-        is the per-item count times the for-each Amount (kept as ``for_each`` with the count
-        in ``value``)."""
-        amounts = [c for c in ch if isinstance(c, A.Amount)]
-        per, each = amounts[0], amounts[-1]
-        each.value = per.value
-        return A.EntersWith(A.Obj(None, None, [], ""), [A.CounterSpec(self._counter(ch), each)])
-
-    def a_enters_tapped_with_counters(self, meta, ch):
-        return A.EntersWith(A.Obj(None, None, [], ""),
-                            [A.CounterSpec(self._counter(ch), _first(ch, A.Amount))], tapped=True)
-
-    def a_enters_with_additional(self, meta, ch):
-        return A.EntersWith(A.Obj(None, None, [], ""),
-                            [A.CounterSpec(self._counter(ch), A.Amount("fixed", value=1, text="an additional"))])
-
     def a_enters_tapped_unless_cond(self, meta, ch):
         return A.EntersTapped(A.Obj(None, None, [], ""), _first(ch, A.Action))
 

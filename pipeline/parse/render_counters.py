@@ -1,0 +1,161 @@
+"""Renderers of counters (``grammar/counters.lark``, CR 122): putting, removing, getting and
+distributing counters, proliferate (CR 701.34), and the enters-with-counters replacement
+(:class:`EntersWith`, CR 614.1c, 122.6).
+
+A counter kind is written only when it is in the closed lexicon of
+:func:`pipeline.parse.lexicon.is_counter_kind` (P/T counters CR 122.1a, keyword counters
+CR 122.1b, the kinds the CR names); any other kind ("mire", "storage") is a free word and the
+line does not round-trip (shape ``counter_kind``).
+"""
+
+from __future__ import annotations
+
+from pipeline.parse import ast as A
+from pipeline.parse.lexicon import is_counter_kind
+from pipeline.parse.render import NotRendered, extra_keys, render, renders, renders_verb
+from pipeline.parse.render_objects import amount_number, article, is_plural, quantity
+
+
+def counter_word(kind: str | None) -> str:
+    """The counter kind as Oracle writes it ("+1/+1", "-1/-1", "charge", "flying"); raises
+    NotRendered("counter_kind") for a kind outside the closed lexicon (CR 122.1)."""
+    if not kind or not is_counter_kind(kind.lower()):
+        raise NotRendered("counter_kind")
+    return kind.upper() if kind[:1] in "+-" else kind.lower()
+
+
+def counters(amount: A.Amount | None, kind: str | None) -> str:
+    """"a +1/+1 counter", "an oil counter", "two -1/-1 counters", "X charge counters", "that many
+    lore counters" (CR 107.1: counts of counters in words)."""
+    word = counter_word(kind)
+    if amount is not None and amount.kind == "fixed" and amount.value == 1 and amount.ref is None:
+        return f"{article(word)} {word} counter"
+    return f"{amount_number(amount)} {word} counters"
+
+
+def _subject_verb(a: A.Action, base: str, third: str) -> str:
+    from pipeline.parse.render_effects import subject_verb
+
+    return subject_verb(a, base, third)
+
+
+def _tail(a: A.Action) -> str:
+    """The riders a counter action may carry after its object: "for each …" (an Obj counted,
+    CR 107.1), "instead" (CR 614.1a), a duration (CR 611.2b)."""
+    out = ""
+    if "for_each" in a.extra:
+        out += " for each " + render(a.extra["for_each"], prep="in")
+    if a.extra.get("instead") is True:
+        out += " instead"
+    if "duration" in a.extra:
+        out += " " + render(a.extra["duration"])
+    return out
+
+
+@renders_verb("put_counters")
+def render_put_counters(a: A.Action, **_) -> str:
+    """"put a +1/+1 counter on target creature", "you may put a charge counter on ~", "put a
+    number of +1/+1 counters on it equal to its power", "put a +1/+1 counter on each creature you
+    control for each …" (CR 122.6)."""
+    extra_keys(a, {"counter", "optional", "for_each", "instead", "duration"})
+    if a.obj is None:
+        raise NotRendered("Action:put_counters:no_obj")
+    verb = _subject_verb(a, "put", "puts")
+    if a.amount is not None and a.amount.kind == "equal_to":
+        word = counter_word(a.extra.get("counter"))
+        return (f"{verb} a number of {word} counters on {render(a.obj)} equal to {quantity(a.amount)}"
+                + _tail(a))
+    return f"{verb} {counters(a.amount, a.extra.get('counter'))} on {render(a.obj)}{_tail(a)}"
+
+
+@renders_verb("remove_counters")
+def render_remove_counters(a: A.Action, **_) -> str:
+    """"remove a +1/+1 counter from target creature" (CR 122)."""
+    extra_keys(a, {"counter", "optional"})
+    if a.obj is None:
+        raise NotRendered("Action:remove_counters:no_obj")
+    return f"{_subject_verb(a, 'remove', 'removes')} {counters(a.amount, a.extra.get('counter'))} from {render(a.obj)}"
+
+
+@renders_verb("remove_all_counters")
+def render_remove_all_counters(a: A.Action, **_) -> str:
+    """"remove all counters from target permanent"."""
+    extra_keys(a, {"optional"})
+    if a.obj is None or a.amount is not None:
+        raise NotRendered("Action:remove_all_counters")
+    return f"{_subject_verb(a, 'remove', 'removes')} all counters from {render(a.obj)}"
+
+
+@renders_verb("get_counters")
+def render_get_counters(a: A.Action, **_) -> str:
+    """"each opponent gets two poison counters", "you get an experience counter" (CR 122.1f)."""
+    extra_keys(a, {"counter", "optional"})
+    if a.obj is not None:
+        raise NotRendered("Action:get_counters+obj")
+    return f"{_subject_verb(a, 'get', 'gets')} {counters(a.amount, a.extra.get('counter'))}"
+
+
+@renders_verb("distribute_counters")
+def render_distribute_counters(a: A.Action, **_) -> str:
+    """"distribute two -1/-1 counters among one or two target creatures" (CR 601.2d)."""
+    extra_keys(a, {"counter", "optional"})
+    if a.obj is None:
+        raise NotRendered("Action:distribute_counters:no_obj")
+    return f"{_subject_verb(a, 'distribute', 'distributes')} {counters(a.amount, a.extra.get('counter'))} among {render(a.obj)}"
+
+
+@renders_verb("proliferate")
+def render_proliferate(a: A.Action, **_) -> str:
+    """"proliferate" (CR 701.34), "you may proliferate"."""
+    extra_keys(a, {"optional"})
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:proliferate")
+    return _subject_verb(a, "proliferate", "proliferates")
+
+
+@renders(A.CounterSpec)
+def render_counter_spec(c: A.CounterSpec, **_) -> str:
+    """"two +1/+1 counters"; a for-each amount ("a +1/+1 counter … for each …") is written by
+    its holder."""
+    return counters(c.amount, c.counter)
+
+
+@renders(A.EntersWith)
+def render_enters_with(e: A.EntersWith, **_) -> str:
+    """"~ enters with X +1/+1 counters on it", "~ enters tapped with two charge counters on it",
+    "Creatures you control enter with an additional +1/+1 counter on them", "~ enters with a
+    +1/+1 counter on it for each …" (CR 614.1c, 122.6)."""
+    subj = e.subject
+    if not isinstance(subj, A.Obj) or (subj.quantifier is None and not subj.words):
+        raise NotRendered("EntersWith:subject")
+    if not e.counters:
+        raise NotRendered("EntersWith")
+    plural = is_plural(subj)
+    specs, tails = [], []
+    for c in e.counters:
+        amt = c.amount
+        if c.additional and (amt is None or amt.kind != "fixed"):
+            raise NotRendered("EntersWith:additional")
+        if amt is not None and amt.kind == "for_each":  # CR 107.1: N per counted object
+            if not isinstance(amt.ref, A.Obj):
+                raise NotRendered("Amount:for_each")
+            specs.append(counters(A.Amount("fixed", value=amt.value if amt.value is not None else 1), c.counter))
+            tails.append(" for each " + render(amt.ref, prep="in"))
+        elif amt is not None and amt.kind == "equal_to":
+            specs.append(f"a number of {counter_word(c.counter)} counters")
+            tails.append(" equal to " + quantity(amt))
+        elif c.additional:  # "an additional +1/+1 counter" (CR 122.6)
+            word = counter_word(c.counter)
+            n = amount_number(amt)
+            specs.append(f"an additional {word} counter" if n == "one" else f"{n} additional {word} counters")
+            tails.append("")
+        else:
+            specs.append(counters(amt, c.counter))
+            tails.append("")
+    if len(specs) != 1 and any(tails):
+        raise NotRendered("EntersWith")
+    what = specs[0] if len(specs) == 1 else " and ".join(specs)
+    verb = "enter" if plural else "enters"
+    tapped = " tapped" if e.tapped else ""
+    on = "them" if plural else "it"
+    return f"{render(subj, role='subject')} {verb}{tapped} with {what} on {on}{tails[0] if len(tails) == 1 else ''}"

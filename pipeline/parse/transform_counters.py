@@ -1,0 +1,84 @@
+"""Transformer rules for ``grammar/counters.lark``: counters (CR 122) — counter kinds, putting,
+removing and getting counters, and the enters-with-counters replacement (CR 614.1c, 122.6).
+
+:class:`CounterRules` is a mixin of :class:`pipeline.parse.transform.ToAst` (which inherits
+it); every method takes ``(meta, children)`` like ``ToAst``'s. Results:
+
+* ``counter_kind`` → :class:`_Counter` (its ``kind``: "+1/+1", "charge", …; the generic action
+  builder puts it in ``Action.extra["counter"]``);
+* ``a_put_counters_for_each`` → ``Action("put_counters", extra={"counter", "for_each": Obj})``;
+* ``a_enters_with*`` → :class:`EntersWith` with one :class:`CounterSpec`; its subject is set by
+  the clause that names it (``ToAst.c_subject``), ``~`` when the sentence has none.
+"""
+
+from __future__ import annotations
+
+from lark import Transformer, v_args
+
+from pipeline.parse import ast as A
+
+
+class _Counter:
+    """A counter kind read by ``counter_kind`` (lower case as written)."""
+
+    def __init__(self, kind):
+        self.kind = kind
+
+
+def _first(children, cls):
+    for c in children:
+        if isinstance(c, cls):
+            return c
+    return None
+
+
+def _kind(children) -> str:
+    ck = next((c for c in children if isinstance(c, _Counter)), None)
+    return ck.kind if ck else ""
+
+
+def _no_subject() -> A.Obj:
+    return A.Obj(None, None, [], "")
+
+
+@v_args(meta=True)
+class CounterRules(Transformer):
+    """Callbacks of ``grammar/counters.lark`` (mixed into ``ToAst``)."""
+
+    def counter_kind(self, meta, ch):
+        return _Counter(self._low(meta))
+
+    def a_put_counters_for_each(self, meta, ch):
+        """"put a +1/+1 counter on each creature you control for each …" (CR 122.6): the
+        counted object is ``extra["for_each"]``, the per-object count stays the amount."""
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        return A.Action("put_counters", obj=objs[0], amount=_first(ch, A.Amount),
+                        extra={"counter": _kind(ch), "for_each": objs[-1]}, text=self._t(meta))
+
+    def a_enters_with(self, meta, ch):
+        return A.EntersWith(_no_subject(), [A.CounterSpec(_kind(ch), _first(ch, A.Amount))])
+
+    def a_enters_tapped_with(self, meta, ch):
+        e = self.a_enters_with(meta, ch)
+        e.tapped = True
+        return e
+
+    a_enters_tapped_with_counters = a_enters_tapped_with
+
+    def a_enters_with_equal(self, meta, ch):
+        """"enters with a number of +1/+1 counters on it equal to …": the amount is equal_to."""
+        return A.EntersWith(_no_subject(), [A.CounterSpec(_kind(ch), _first(ch, A.Amount))])
+
+    def a_enters_with_for_each(self, meta, ch):
+        """"~ enters with a +1/+1 counter on it for each …" (CR 614.1c): the counter amount
+        is the for-each Amount with the per-item count in ``value``."""
+        amounts = [c for c in ch if isinstance(c, A.Amount)]
+        per, each = amounts[0], amounts[-1]
+        each.value = per.value
+        return A.EntersWith(_no_subject(), [A.CounterSpec(_kind(ch), each)])
+
+    def a_enters_with_additional(self, meta, ch):
+        """"enters with an additional +1/+1 counter on it" (CR 122.6): one counter beyond those
+        another effect gives (``CounterSpec.additional``)."""
+        return A.EntersWith(_no_subject(), [A.CounterSpec(_kind(ch), A.Amount("fixed", value=1, text="an"),
+                                                          additional=True)])
