@@ -75,6 +75,10 @@ def test_mtgjson_corpus_builds_every_card_and_face(mtgjson_over_scryfall):
         assert con.execute("SELECT count(*), max(effective_date)::VARCHAR FROM rules").fetchone() == (3275, "2026-02-27")
         assert con.execute("SELECT value FROM meta WHERE key = 'rules_effective_date'").fetchone() == ("2026-02-27",)
         assert con.execute("SELECT count(*) FROM ruling_rule_refs").fetchone() == (17,)
+        # casualty (CR 702.153a, Streets of New Capenna 2022) copies the spell: a copy_effects row
+        assert con.execute("SELECT copy_kind, copied_object, new_targets, rule FROM copy_effects "
+                           "WHERE name = 'Cut of the Profits' AND source = 'keyword'").fetchall() == [
+            ("copy_spell", "this spell", True, "CR 702.153a")]
     finally:
         con.close()
 

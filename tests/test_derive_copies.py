@@ -100,3 +100,45 @@ def test_copy_effects_carry_exception_classes_in_order(db):
     (classes,) = rows(db, "SELECT exception_classes FROM copy_effects WHERE name = 'Spark Double'")[0]
     assert [(c["position"], c["rule"], c["operation"]) for c in classes] == [
         (0, "CR 707.9e", "additional_effect"), (1, "CR 707.9e", "additional_effect"), (2, "CR 707.9b", "removed")]
+
+
+@pytest.mark.parametrize("name, rule", [("Grapeshot", "CR 702.40a"), ("Train of Thought", "CR 702.56a"),
+                                        ("Bitter Ordeal", "CR 702.69a"), ("Burn Trail", "CR 702.78a"),
+                                        ("Creative Technique", "CR 702.144a")])
+def test_cr_707_10_spell_copy_keywords_have_copy_effects_rows(db, name, rule):
+    """Storm, replicate, gravestorm, conspire and demonstrate copy the spell, new targets allowed (CR 707.10c)."""
+    got = rows(db, """SELECT copy_kind, copied_object, new_targets, source, rule FROM copy_effects
+                      WHERE name = ? AND source = 'keyword'""", [name])
+    assert got == [("copy_spell", "this spell", True, "keyword", rule)]
+
+
+def test_cr_702_78a_a_granted_conspire_copies_the_spell_given_it_not_the_card_wort_the_raidmother(db):
+    got = rows(db, """SELECT copy_kind, copied_object, rule FROM copy_effects
+                      WHERE name = 'Wort, the Raidmother' AND source = 'keyword'""")
+    assert got == [("copy_spell", "an object given conspire by this ability", "CR 702.78a")]
+
+
+def test_cr_702_175a_offspring_token_copy_is_1_1_and_702_157a_squad_copies_oracle_2026():
+    """Offspring (2024) and squad (2022 Warhammer 40,000) postdate the refresh corpora: their current
+    Oracle text (oracle-2026: Flowerfoot Swordmaster, Zephyrim) is parsed, the keyword found and its
+    rule's exceptions classified (offspring: "except it's 1/1", CR 707.9b; squad: none)."""
+    from pipeline.derive.copies import KEYWORD_COPIES, copy_exception_rows
+    from pipeline.parse import parse_face
+    from tests.test_parse_corpus_2026 import faces_2026
+
+    texts = {f["name"]: f for f in faces_2026() if f["name"] in ("Flowerfoot Swordmaster", "Zephyrim")}
+    assert set(texts) == {"Flowerfoot Swordmaster", "Zephyrim"}
+
+    def parsed(name):
+        f = texts[name]
+        return [a.to_json() for a in parse_face(f["oracle_text"], name=name, type_line=f["type_line"])]
+
+    def keyword_names(abilities):
+        return [k["name"] for a in abilities if a["body"].get("node") == "KeywordLine" for k in a["body"]["keywords"]]
+
+    flowerfoot, zephyrim = parsed("Flowerfoot Swordmaster"), parsed("Zephyrim")
+    assert "offspring" in keyword_names(flowerfoot) and "squad" in keyword_names(zephyrim)
+    assert [(r["source"], r["rule"], r["operation"], r["characteristic"], r["pt"])
+            for a in flowerfoot for r in copy_exception_rows(a)] == [("keyword", "CR 707.9b", "set", "pt", "1/1")]
+    assert [r for a in zephyrim for r in copy_exception_rows(a)] == []
+    assert (KEYWORD_COPIES["squad"].rule, KEYWORD_COPIES["squad"].copy_kind) == ("CR 702.157a", "create_token_copy")

@@ -141,7 +141,7 @@ def derive(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
         con.unregister("_derive_mana")
 
     copy_rows = []
-    markers = ['"CopyException"'] + [f'"{k}"' for k, (_, _, excs) in KEYWORD_COPIES.items() if excs]
+    markers = ['"CopyException"'] + [f'"{k}"' for k, kc in KEYWORD_COPIES.items() if kc.exceptions]
     for ability_id, oracle_id, ast in con.execute(
             "SELECT ability_id, oracle_id, CAST(ast AS VARCHAR) FROM abilities WHERE "
             + " OR ".join(f"contains(CAST(ast AS VARCHAR), '{m}')" for m in markers)

@@ -18,9 +18,12 @@ by CR 707.9:
   creature", "if that permanent is legendary"): ``applies_if`` holds that condition, and the
   exception's rules list 707.9f besides its own class.
 
-Keywords and keyword actions that create token copies (populate CR 701.36a, embalm 702.128a,
-eternalize 702.129a, encore 702.141a, myriad 702.116a) have their exceptions defined by their
-rule; :data:`KEYWORD_COPIES` lists them, so they get ``copy_effects`` rows like printed copies.
+Keywords and keyword actions that make copies — token copies (populate CR 701.36a, embalm
+702.128a, eternalize 702.129a, encore 702.141a, myriad 702.116a, squad 702.157a, offspring
+702.175a) and spell copies (storm 702.40a, replicate 702.56a, gravestorm 702.69a, conspire
+702.78a, demonstrate 702.144a, casualty 702.153a) — have what they copy and their exceptions
+defined by their rule; :data:`KEYWORD_COPIES` lists them, so they get ``copy_effects`` rows like
+printed copies.
 """
 
 from __future__ import annotations
@@ -158,21 +161,47 @@ def _build(kind: str, exc: dict, text: str, low: str, cond: str | None) -> Excep
                             types=types, colors=colors, pt=pt)
 
 
-#: Keywords / keyword actions that create a token copy, with their rule and the exceptions the rule
-#: defines (as CopyException-shaped dicts, classified like printed ones).
-KEYWORD_COPIES: dict[str, tuple[str, str, list[dict]]] = {
-    "populate": ("CR 701.36a", "a creature token you control", []),
-    "embalm": ("CR 702.128a", "this card", [
+@dataclass(frozen=True)
+class KeywordCopy:
+    """A keyword (or keyword action) whose rule makes a copy: ``rule`` (the CR subrule that defines
+    it), ``copy_kind`` (``create_token_copy`` or ``copy_spell``, docs/ast.md COPY_MODES),
+    ``copied_object`` (as the rule words it), ``new_targets`` (the rule lets the controller choose
+    new targets for the copies, CR 707.10c) and ``exceptions`` (the rule's own exceptions, as
+    CopyException-shaped dicts classified like printed ones)."""
+    rule: str
+    copy_kind: str
+    copied_object: str
+    new_targets: bool = False
+    exceptions: tuple[dict, ...] = ()
+
+
+#: Keywords / keyword actions that make a copy, by their rule (names as the grammar's Keyword nodes
+#: hold them, lower case). Token copies: populate 701.36a, embalm 702.128a, eternalize 702.129a,
+#: encore 702.141a, myriad 702.116a, squad 702.157a, offspring 702.175a. Spell copies ("copy it …
+#: you may choose new targets for the copies", CR 707.10): storm 702.40a, replicate 702.56a,
+#: gravestorm 702.69a, conspire 702.78a, demonstrate 702.144a, casualty 702.153a.
+KEYWORD_COPIES: dict[str, KeywordCopy] = {
+    "populate": KeywordCopy("CR 701.36a", "create_token_copy", "a creature token you control"),
+    "embalm": KeywordCopy("CR 702.128a", "create_token_copy", "this card", exceptions=(
         {"kind": "is_type", "value": ["white"], "text": "it's white"},
         {"kind": "no_mana_cost", "text": "it has no mana cost"},
-        {"kind": "is_type", "value": ["Zombie"], "text": "it's a Zombie in addition to its other types"}]),
-    "eternalize": ("CR 702.129a", "this card", [
+        {"kind": "is_type", "value": ["Zombie"], "text": "it's a Zombie in addition to its other types"})),
+    "eternalize": KeywordCopy("CR 702.129a", "create_token_copy", "this card", exceptions=(
         {"kind": "is_type", "value": ["black"], "text": "it's black"},
         {"kind": "pt", "value": "4/4", "text": "it's 4/4"},
         {"kind": "no_mana_cost", "text": "it has no mana cost"},
-        {"kind": "is_type", "value": ["Zombie"], "text": "it's a Zombie in addition to its other types"}]),
-    "encore": ("CR 702.141a", "this card", []),
-    "myriad": ("CR 702.116a", "this creature", []),
+        {"kind": "is_type", "value": ["Zombie"], "text": "it's a Zombie in addition to its other types"})),
+    "encore": KeywordCopy("CR 702.141a", "create_token_copy", "this card"),
+    "myriad": KeywordCopy("CR 702.116a", "create_token_copy", "this creature"),
+    "squad": KeywordCopy("CR 702.157a", "create_token_copy", "this creature"),
+    "offspring": KeywordCopy("CR 702.175a", "create_token_copy", "this permanent", exceptions=(
+        {"kind": "pt", "value": "1/1", "text": "it's 1/1"},)),
+    "storm": KeywordCopy("CR 702.40a", "copy_spell", "this spell", new_targets=True),
+    "replicate": KeywordCopy("CR 702.56a", "copy_spell", "this spell", new_targets=True),
+    "gravestorm": KeywordCopy("CR 702.69a", "copy_spell", "this spell", new_targets=True),
+    "conspire": KeywordCopy("CR 702.78a", "copy_spell", "this spell", new_targets=True),
+    "demonstrate": KeywordCopy("CR 702.144a", "copy_spell", "this spell", new_targets=True),
+    "casualty": KeywordCopy("CR 702.153a", "copy_spell", "this spell", new_targets=True),
 }
 
 
@@ -200,7 +229,7 @@ def copy_exception_rows(ability: dict) -> list[dict]:
         if node.get("node") == "CopyEffect":
             excs, source = node.get("exceptions") or [], "copy_effect"
         elif node.get("node") == "Keyword" and (node.get("name") or "").lower() in KEYWORD_COPIES:
-            excs, source = KEYWORD_COPIES[node["name"].lower()][2], "keyword"
+            excs, source = KEYWORD_COPIES[node["name"].lower()].exceptions, "keyword"
         else:
             continue
         for i, exc in enumerate(excs):

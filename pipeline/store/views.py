@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import duckdb
 
+from pipeline.derive.copies import KEYWORD_COPIES
 from pipeline.store.ddl import comment_relation
 
 
@@ -263,13 +264,20 @@ JOIN cards c USING (oracle_id)""",
     )
 
 
+#: Keywords whose rule makes a copy (pipeline.derive.copies.KEYWORD_COPIES), populate aside (an Action).
+_KEYWORD_COPY_NAMES = tuple(k for k in KEYWORD_COPIES if k != "populate")
+_KEYWORD_COPY_VALUES = ", ".join(
+    f"('{k}', '{kc.copy_kind}', '{kc.copied_object}', {str(kc.new_targets).lower()}, '{kc.rule}')"
+    for k, kc in KEYWORD_COPIES.items() if k != "populate")
+
 VIEWS += [
     _cost_symbol_view("tap_abilities", "tap", "TapCost", "{T}", "the tap symbol, CR 107.5"),
     _cost_symbol_view("untap_abilities", "untap", "UntapCost", "{Q}", "the untap symbol, CR 107.6"),
     View(
         "copy_effects",
         "One row per copy effect (CR 707) in any ability AST — printed copy effects, populate (CR 701.36a) and the "
-        "keywords that create token copies (embalm, eternalize, encore, myriad) — with what is copied, its exceptions "
+        "keywords whose rule makes a copy (token copies: embalm, eternalize, encore, myriad, squad, offspring; spell "
+        "copies, CR 707.10: storm, replicate, gravestorm, conspire, demonstrate, casualty) — with what is copied, its exceptions "
         "(CR 707.9) and their classes (copy_exceptions), and extra counters (CR 107.3m).",
         f"""
 WITH copies AS (
@@ -289,14 +297,16 @@ WITH copies AS (
            json_transform('[]', '{_EXCEPTION_SHAPE}'), [], NULL, NULL, false, n.path, 'keyword_action', 'CR 701.36a'
     FROM {_walk(_mentions("populate"), "(t.value->>'node') = 'Action' AND (t.value->>'verb') = 'populate'")} n
     UNION ALL
-    -- keywords whose rule creates a token copy of the card (exceptions by the rule: copy_exceptions)
-    SELECT n.ability_id, n.oracle_id, 'create_token_copy', false,
-           CASE lower(n.json->>'name') WHEN 'myriad' THEN 'this creature' ELSE 'this card' END,
-           json_transform('[]', '{_EXCEPTION_SHAPE}'), [], NULL, NULL, false, n.path, 'keyword',
-           CASE lower(n.json->>'name') WHEN 'embalm' THEN 'CR 702.128a' WHEN 'eternalize' THEN 'CR 702.129a'
-                WHEN 'encore' THEN 'CR 702.141a' ELSE 'CR 702.116a' END
-    FROM {_walk(_mentions("embalm", "eternalize", "encore", "myriad"),
-                "(t.value->>'node') = 'Keyword' AND lower(t.value->>'name') IN ('embalm', 'eternalize', 'encore', 'myriad')")} n
+    -- keywords whose rule makes a copy: token copies of the card, spell copies (KEYWORD_COPIES)
+    SELECT n.ability_id, n.oracle_id, kc.copy_kind, false,
+           -- the card's own keyword line, or a keyword this ability grants (Wort, the Raidmother: conspire)
+           CASE WHEN n.path LIKE '$.body.keywords[%' THEN kc.copied_object
+                ELSE 'an object given ' || kc.name || ' by this ability' END,
+           json_transform('[]', '{_EXCEPTION_SHAPE}'), [], NULL, NULL, kc.new_targets, n.path, 'keyword', kc.rule
+    FROM {_walk(_mentions(*_KEYWORD_COPY_NAMES), "(t.value->>'node') = 'Keyword' AND lower(t.value->>'name') IN ("
+                + ", ".join(f"'{k}'" for k in _KEYWORD_COPY_NAMES) + ")")} n
+    JOIN (VALUES {_KEYWORD_COPY_VALUES}) kc(name, copy_kind, copied_object, new_targets, rule)
+      ON kc.name = lower(n.json->>'name')
 )
 SELECT k.ability_id, k.oracle_id, k.copy_kind, k.optional, k.copied_object, k.exceptions, k.extra_counters,
        c.name, k.subject, k.copies, k.new_targets, a.text, k.path, k.source, k.rule,
@@ -316,7 +326,9 @@ LEFT JOIN (
             "copy_kind": "Copy mode (docs/ast.md COPY_MODES): enter_as_copy, becomes_copy, is_copy, create_token_copy, "
                          "copy_spell, copy_ability, copy_card, other.",
             "optional": "'You may' copy (the controller chooses).",
-            "copied_object": "What is copied, as worded ('any creature on the battlefield', 'target instant or sorcery spell').",
+            "copied_object": "What is copied, as worded ('any creature on the battlefield', 'target instant or sorcery spell'); "
+                             "for a keyword row, as its rule words it ('this spell', 'this card'), or 'an object given "
+                             "<keyword> by this ability' when the ability grants the keyword to other objects.",
             "exceptions": "The 'except …' clauses (CR 707.9): list of {kind, text, condition: {text}}; kind is_type, has_ability, "
                           "has_keyword, not_legendary, name_is, enters_with_counters, no_mana_cost, other; condition NULL "
                           "unless the exception holds only if … ('if it's a creature').",
@@ -327,7 +339,9 @@ LEFT JOIN (
             "new_targets": "'You may choose new targets for the copy' (CR 707.10c).",
             "text": "The ability line as printed.",
             "path": "JSONPath of the CopyEffect node (or of the populate Action / the keyword) inside abilities.ast.",
-            "source": "copy_effect (printed), keyword_action (populate, CR 701.36) or keyword (embalm, eternalize, encore, myriad).",
+            "source": "copy_effect (printed), keyword_action (populate, CR 701.36) or keyword (a keyword whose rule makes the "
+                      "copy: embalm, eternalize, encore, myriad, squad, offspring, storm, replicate, gravestorm, conspire, "
+                      "demonstrate, casualty; the rule column names its CR subrule).",
             "rule": "The rule of the copy: 'CR 707' for printed copy effects, the keyword action's or keyword's rule otherwise.",
             "exception_classes": "What each exception does to the copiable values (copy_exceptions, CR 707.9): list of "
                                  "{position, text, rule, rules, operation, characteristic, applies_if} in order; the exceptions "
