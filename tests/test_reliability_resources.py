@@ -56,6 +56,15 @@ def cards_fingerprint(db: Path) -> list[tuple]:
         con.close()
 
 
+def last_run(db: Path) -> tuple[str, str | None]:
+    """(status, error) of the newest row of the database's runs table."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute("SELECT status, error FROM runs ORDER BY run_id DESC LIMIT 1").fetchone()
+    finally:
+        con.close()
+
+
 @pytest.mark.parametrize("fmt", ["csv", "json", "table", "parquet"])
 def test_query_output_to_a_full_disk_is_one_error_line_and_the_device_stays(arn_db, fmt):
     proc = run_cli("query", "--db", str(arn_db), "--format", fmt, "--output", "/dev/full",
@@ -111,11 +120,7 @@ def test_a_refresh_past_the_file_size_limit_fails_cleanly_and_keeps_the_previous
                    preexec=file_size_limit)
     assert "File too large" in one_error_line(proc)
     assert cards_fingerprint(arn_db) == before
-    con = duckdb.connect(str(arn_db), read_only=True)
-    try:
-        status, error = con.execute("SELECT status, error FROM runs ORDER BY run_id DESC LIMIT 1").fetchone()
-    finally:
-        con.close()
+    status, error = last_run(arn_db)
     assert status == "failed" and "File too large" in error
     assert not [p for p in arn_db.parent.iterdir() if ".tmp-" in p.name]  # the half-written build is gone
 
@@ -144,11 +149,7 @@ def test_max_time_stops_a_refresh_and_keeps_the_previous_database(arn_db):
     assert line == (f"error: {arn_db}: the refresh took more than 2 s (--max-time) and was stopped; "
                     f"the previous database is untouched")
     assert cards_fingerprint(arn_db) == before
-    con = duckdb.connect(str(arn_db), read_only=True)
-    try:
-        status, error = con.execute("SELECT status, error FROM runs ORDER BY run_id DESC LIMIT 1").fetchone()
-    finally:
-        con.close()
+    status, error = last_run(arn_db)
     assert status == "failed" and error.startswith("RefreshTimedOut: ")
     assert not [p for p in arn_db.parent.iterdir() if ".tmp-" in p.name]
     lock = filelock.FileLock(str(arn_db) + ".lock")
