@@ -19,7 +19,8 @@ trade-off ``make`` and ``rsync`` make by default.
 from __future__ import annotations
 
 import hashlib
-import itertools
+import json
+import re
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +29,6 @@ from typing import Iterable, Mapping
 from pipeline.sources import detect
 from pipeline.sources.errors import SourceError
 from pipeline.sources.files import open_binary, require_regular_file, set_files
-from pipeline.sources.json_stream import object_items
 
 
 @dataclass(frozen=True)
@@ -104,27 +104,46 @@ def _same_stat(path: Path, state: FileState) -> bool:
 def mtgjson_meta_version(path: str | Path) -> str | None:
     """``meta.version`` of an MTGJSON file (MTGJSON writes ``meta`` first), or None when absent or unreadable.
 
-    Reads only the first member of the top-level object, built without prefix tracking and at
-    most :data:`META_MAX_DEPTH` levels deep (a hostile file cannot cost more than its first member).
+    Reads only the first :data:`META_PREFIX_BYTES` (decompressed) of the file and decodes the value of
+    its first member when that is ``"meta"`` and ends within them, at most :data:`META_MAX_DEPTH`
+    levels deep (a hostile file cannot cost more than that prefix).
     """
-    import ijson  # only files that changed are opened here
-
     try:
         with open_binary(path) as stream:
-            events = ijson.basic_parse(stream, use_float=True)
-            if next(events, None) != ("start_map", None) or next(events, None) != ("map_key", "meta"):
-                return None
-            replay = itertools.chain([("start_map", None), ("map_key", "meta")], events)
-            meta = next(object_items(None, max_depth=META_MAX_DEPTH, events=replay), (None, None))[1]
-    except (OSError, EOFError, zlib.error, ijson.JSONError, UnicodeDecodeError, ValueError, SourceError):
+            head = stream.read(META_PREFIX_BYTES)
+    except (OSError, EOFError, zlib.error, SourceError):
         return None
-    if not isinstance(meta, dict) or "version" not in meta:
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError as exc:  # the prefix may end inside a character; invalid UTF-8 before that is refused
+        if exc.start < len(head) - 3:
+            return None
+        text = head[:exc.start].decode("utf-8")
+    start = _META_START.match(text)
+    if start is None:
+        return None
+    try:
+        meta, _ = json.JSONDecoder().raw_decode(text, start.end())
+    except (ValueError, RecursionError):  # not JSON, or the value does not end within the prefix
+        return None
+    if not isinstance(meta, dict) or "version" not in meta or _depth(meta) > META_MAX_DEPTH:
         return None
     return str(meta["version"])[:200]
 
 
+def _depth(value, level: int = 1) -> int:
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        return max((_depth(v, level + 1) for v in value), default=level)
+    return level - 1
+
+
 #: Nesting allowed in the ``meta`` object read for the version (MTGJSON's is flat).
 META_MAX_DEPTH = 8
+#: Bytes (decompressed) read from the start of an MTGJSON file for its ``meta`` (MTGJSON's is ~60 bytes).
+META_PREFIX_BYTES = 1 << 16
+_META_START = re.compile(r'[ \t\n\r]*\{[ \t\n\r]*"meta"[ \t\n\r]*:[ \t\n\r]*')
 
 
 def file_state(path: Path, kind: str) -> FileState:

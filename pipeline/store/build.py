@@ -201,9 +201,7 @@ def build_database(
 def write_source_files(con, source_files: Sequence) -> None:
     """Replace the ``source_files`` rows of the open database ``con`` (FileState objects, see pipeline.sources.version)."""
     con.execute("DELETE FROM source_files")
-    if source_files:
-        con.executemany(f"INSERT INTO source_files VALUES ({', '.join('?' * len(columns_of('source_files')))})",
-                        [s.row() for s in source_files])
+    insert_rows(con, "source_files", columns_of("source_files"), [s.row() for s in source_files])
 
 
 def _remove(path: Path) -> None:
@@ -214,7 +212,9 @@ def _remove(path: Path) -> None:
 
 def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text, step, db_path: Path,
           jobs: int = 1) -> BuildResult:
+    con.execute("BEGIN")  # the tables and their ~300 COMMENT ON statements in one commit, not one each
     create_tables(con)
+    con.execute("COMMIT")
     cards = sorted(collection.cards.values(), key=lambda c: (c.name, c.oracle_id))
     source_mana = {c.oracle_id: source_produced_mana(c) for c in cards}  # bad values → data_quality
     record_issues(con, (i for _, issues in source_mana.values() for i in issues))
