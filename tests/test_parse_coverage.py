@@ -1,4 +1,6 @@
-"""Shapes of ``grammar/coverage.lark`` on real cards (MTGJSON 2022 text, verbatim).
+"""Frequent shapes (once ``grammar/coverage.lark``, now split by concept: replacement.lark,
+zones.lark, conditions.lark, statics.lark, effects.lark, objects.lark) on real cards (MTGJSON 2022
+text, verbatim).
 
 Library positions (CR 401), prevention shields (CR 615.7), durations (CR 610.3, 611.2b),
 skipped steps (CR 614.10), chaos triggers (CR 311.7), "As ~ enters, you may pay 2 life" (CR 614.12).

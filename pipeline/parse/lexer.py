@@ -25,7 +25,7 @@ are type words closing the object) and ``ANDDMG`` before "N damage" ("… and 3 
 where the parser accepts them; elsewhere it is the clause conjunction.
 
 "blocking" before an object ("each creature blocking it", "… blocking or blocked by ~") is
-``BLOCKINGREL`` where the parser accepts it (grammar/coverage.lark), not the type word "blocking".
+``BLOCKINGREL`` where the parser accepts it (grammar/objects.lark), not the type word "blocking".
 
 Whole-word matching means a literal such as ``"a"`` never matches the start of ``"all"``.
 """
@@ -77,14 +77,14 @@ _SYMBOLS = {"{t}": "TAP_SYM", "{q}": "UNTAP_SYM", "{e}": "ENERGY_SYM"}
 #: given — where LALR(1) would otherwise settle a shift/reduce conflict the wrong way (an object's
 #: post-modifier "with …"/"that …"/"an opponent …" against what follows the object in a copy
 #: effect, CR 707). word → ((terminal, next words), …); the terminals are declared in copy.lark
-#: and coverage.lark.
+#: and objects.lark.
 LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "with": (("COPYWITH", ("a", "number", "of", "additional")),),  # The Mimeoplasm
     "an": (("ANADDL", ("additional", "time")),),                     # "copy that spell an additional time"
     "that": (("THATMANY", ("many", "times")),),                       # Twinning Staff
     "loyalty": (("LOYALTYW", ("ability",)), ("LOYALTYW", ("abilities",))),  # "a loyalty ability" (not a counter)
     "and": (("ANDCAST", ("you", "may", "cast", "the", "copy")),),     # God-Eternal Kefnet
-    # "each creature blocking it" (a relation, not the type word "blocking"; declared in coverage.lark)
+    # "each creature blocking it" (a relation, not the type word "blocking"; declared in objects.lark)
     "blocking": tuple(("BLOCKINGREL", (w,)) for w in ("it", "~", "or", "him", "them")),
     # "or" joining two conditions/events after an object (conditions.lark): "you control a Desert or there is …"
     "or": tuple(("ORV", (w,)) for w in ("there", "controlled", "cast", "casts", "you", "on",

@@ -425,16 +425,6 @@ def render_damage_equal(a: A.Action, **_) -> str:
     return f"{subject_verb(a, 'deal', 'deals')} damage to {_obj(a)} equal to {quantity(a.amount)}"
 
 
-@renders_verb("prevent_next")
-def render_prevent_next(a: A.Action, **_) -> str:
-    """"prevent the next 3 damage that would be dealt to any target this turn" (CR 615.7)."""
-    extra_keys(a, {"duration"})
-    if a.subject is not None:
-        raise NotRendered("Action:prevent_next")
-    n = amount_number(a.amount, words=False)
-    return f"prevent the next {n} damage that would be dealt to {_obj(a)}{_duration_tail(a)}"
-
-
 @renders_verb("cant_attack")
 def render_cant_attack(a: A.Action, **_) -> str:
     """"~ can't attack [unless defending player controls an Island]" (CR 508.1c)."""

@@ -18,7 +18,10 @@ from pipeline.parse.forms import is_word, literal_table, norm_word
 from pipeline.parse.transform_conditions import ConditionRules
 from pipeline.parse.transform_copy import CopyRules
 from pipeline.parse.transform_counters import CounterRules, _Counter
-from pipeline.parse.transform_coverage import CoverageRules
+from pipeline.parse.transform_effects import EffectRules
+from pipeline.parse.transform_keywords import KeywordRules
+from pipeline.parse.transform_objects import ObjectRules
+from pipeline.parse.transform_replacement import ReplacementRules
 from pipeline.parse.transform_statics import StaticRules
 from pipeline.parse.transform_zones import ZoneRules
 
@@ -84,7 +87,8 @@ def _flat_syms(children) -> list[A.ManaSymbol]:
 
 
 @v_args(meta=True)
-class ToAst(CounterRules, CopyRules, CoverageRules, StaticRules, ConditionRules, ZoneRules, Transformer):
+class ToAst(CounterRules, CopyRules, EffectRules, ZoneRules, ObjectRules, KeywordRules, ReplacementRules,
+            StaticRules, ConditionRules, Transformer):
     """Transform one parse tree of ``text`` (the lower-cased segment) given ``orig`` (the
     same segment in original case, same length) into AST nodes."""
 
@@ -605,6 +609,9 @@ class ToAst(CounterRules, CopyRules, CoverageRules, StaticRules, ConditionRules,
     c_discard_random = _ac("discard")
     c_life_half = _ac("pay_life")
     c_put_library = _ac("put_on_library")
+
+    def c_unattach(self, meta, ch):  # "Unattach ~" as a cost (CR 701.3d)
+        return A.ActionCost("unattach", _first(ch, A.Obj), None, None, None, self._t(meta))
 
     def c_mana_each(self, meta, ch):
         return A.ActionCost("pay_mana", _first(ch, A.Obj), A.Amount("for_each", text=self._t(meta)),
@@ -1329,7 +1336,7 @@ def _with_form(res, form: list[str]):
             res.extra.setdefault("form", form)
     elif isinstance(res, _Quant):
         res.name = f"{res.name}:{joined}"
-    elif type(res) is str:  # (str subclasses are markers of their own, e.g. transform_coverage._Lib)
+    elif type(res) is str:  # (str subclasses are markers of their own, e.g. transform_zones._Lib)
         table = literal_table()
         if not set(form) <= {norm_word(w, table.literals) for w in re.split(r"[^a-z0-9'/+-]+", res.lower())}:
             # (a word rule's result is the word itself: no form)

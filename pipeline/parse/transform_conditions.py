@@ -24,6 +24,32 @@ from lark import Token, Transformer, v_args
 from pipeline.parse import ast as A
 
 
+def dur_extra(children) -> dict:
+    """``{"duration": <first Text/Action child>}`` of a rule with an optional ``duration``, else ``{}``."""
+    dur = [c for c in children if isinstance(c, (A.Text, A.Action))]
+    return {"duration": dur[0]} if dur else {}
+
+
+def with_duration(verb: str):
+    """A transformer method for ``<verb words> [PT] obj? duration`` → ``Action(verb, obj, extra:
+    {pt?, duration: the last duration child})`` ("gets +1/+1 for as long as …", "exile … until ~
+    leaves the battlefield", CR 610.3, 611.2b)."""
+    def f(self, meta, ch):
+        dur = [c for c in ch if isinstance(c, (A.Text, A.Action))][-1]
+        pt = next((self.orig[c.start_pos:c.end_pos] for c in ch if isinstance(c, Token) and c.type == "PT"), None)
+        extra = {"pt": pt} if pt else {}
+        extra["duration"] = dur
+        return A.Action(verb, obj=_first(ch, A.Obj), extra=extra, text=self._t(meta))
+    return f
+
+
+def _first(children, cls):
+    for c in children:
+        if isinstance(c, cls):
+            return c
+    return None
+
+
 def _tr():
     from pipeline.parse import transform  # lazy: transform.py imports this module
     return transform
@@ -287,3 +313,59 @@ class ConditionRules(Transformer):
         low = self._low(meta)
         return A.Action("event:step", extra={"step": low[3:] if low.startswith("at ") else low, "delayed": True},
                         text=self._t(meta))
+
+
+    # ------------------------------------------------------------ durations (CR 610.3, 611.2b, 514.2)
+    def until_leaves(self, meta, ch):
+        return A.Action("duration:until_leaves_battlefield", obj=A.Obj("self", None, ["~"], "~"), text=self._t(meta))
+
+    def until_end_of_your_next_turn(self, meta, ch):
+        return A.Text("until the end of your next turn")
+
+    def until_end_of_combat(self, meta, ch):
+        return A.Text("until end of combat")
+
+    def for_as_long_as(self, meta, ch):
+        conds = [c for c in ch if isinstance(c, A.Node)]
+        return A.Action("duration:for_as_long_as", extra={"condition": conds[0] if len(conds) == 1 else conds},
+                        text=self._t(meta))
+
+    def dur_nested(self, meta, ch):
+        return ch[0]
+
+    def cd_remains(self, meta, ch):
+        low = self._low(meta)
+        state = ("on_battlefield" if low.endswith("battlefield") else "on_top_of_library" if low.endswith("library")
+                 else low.rsplit(" ", 1)[-1])
+        return A.Action("condition:remains", obj=_first(ch, A.Obj), extra={"state": state}, text=self._t(meta))
+
+    # ------------------------------------------------------------ then if, during (CR 608.2c)
+    def lead_then_if(self, meta, ch):
+        return ch[0]
+
+    def s_during(self, meta, ch):
+        return A.Sentence(list(ch[-1]), condition=A.Text(self._low(meta).split(",", 1)[0]))
+
+    # ------------------------------------------------------------ mana spent (CR 601.2h), tribute, X, …
+    def cd_mana_spent(self, meta, ch):  # CR 601.2h: mana spent to cast
+        syms = [s for c in ch if isinstance(c, list) for s in c]
+        extra = {"mana": syms} if syms else {"color": next((str(c) for c in ch if isinstance(c, Token)
+                                                             and c.type == "COLOR"), None)}
+        return A.Action("condition:mana_spent", amount=_first(ch, A.Amount), extra=extra, text=self._t(meta))
+
+    def cd_tribute_not_paid(self, meta, ch):  # CR 702.104b
+        return A.Action("condition:tribute_not_paid", text=self._t(meta))
+
+    def _simple_cond(name):  # noqa: N805
+        def f(self, meta, ch):
+            return A.Action("condition:" + name, obj=_first(ch, A.Obj), amount=_first(ch, A.Amount), text=self._t(meta))
+        return f
+
+    cd_countered_this_way = _simple_cond("countered_this_way")
+
+    # ------------------------------------------------------------ chaos ability (CR 311.7)
+    def ev_roll_chaos(self, meta, ch):
+        sym = next(c for c in ch if isinstance(c, Token) and c.type == "MANA_SYM")
+        if str(sym).lower() != "{chaos}":
+            raise ValueError(f"not the chaos symbol: {sym}")  # parse_segment → None
+        return A.Action("event:roll_chaos", obj=_first(ch, A.Obj), text=self._t(meta))

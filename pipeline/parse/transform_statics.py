@@ -19,6 +19,7 @@ from __future__ import annotations
 from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
+from pipeline.parse.transform_conditions import dur_extra, with_duration
 
 
 def _tr():
@@ -410,3 +411,42 @@ class StaticRules(Transformer):
 
     def st_reveal_draft(self, meta, ch):
         return self._sentence("reveal_as_drafted", meta, ch)
+
+
+    # ------------------------------------------------------------ continuous effects of spells (CR 611.2, 613)
+    a_pump_for = with_duration("pump")  # "gets +1/+1 for as long as …"
+
+    def c_gain_and_get(self, meta, ch):
+        """"Target creature gains trample and gets +X/+0 until end of turn": two effects with one
+        subject and one duration → [GrantAbility, Action(pump)] (flattened by clause_list)."""
+        subj = ch[0]
+        kws = [c for c in ch if isinstance(c, A.Node) and not isinstance(c, (A.Obj, A.Text, A.Action))]
+        kws = [k for c in kws for k in (c if isinstance(c, list) else [c])]
+        pt = next(self.orig[c.start_pos:c.end_pos] for c in ch if isinstance(c, Token) and c.type == "PT")
+        extra = {"pt": pt}
+        extra.update(dur_extra(ch[1:]))
+        dur = extra.get("duration")
+        text = self._t(meta)
+        grant = A.GrantAbility(subj, kws, dur.text if dur is not None else None, text)
+        return [grant, A.Action("pump", subject=subj, extra=extra, text=text)]
+
+    def a_switch_pt(self, meta, ch):  # CR 613.4d switching power and toughness
+        return A.Action("switch_pt", obj=_first(ch, A.Obj), extra=dur_extra(ch), text=self._t(meta))
+
+    def a_becomes_base(self, meta, ch):  # CR 613.4b: base power and toughness set by an effect
+        words = [c for c in ch if isinstance(c, str) and not isinstance(c, Token)]
+        pt = next(self.orig[c.start_pos:c.end_pos] for c in ch if isinstance(c, Token) and c.type == "PT")
+        return A.Action("becomes", extra={"words": words, "base_pt": pt}, text=self._t(meta))
+
+    def a_assign_no_combat_damage(self, meta, ch):  # CR 510.1a
+        return A.Action("assign_no_combat_damage", extra=dur_extra(ch), text=self._t(meta))
+
+    def a_unblockable_except_obj(self, meta, ch):  # CR 509.1b
+        extra = {"except": _first(ch, A.Obj)}
+        extra.update(dur_extra(ch))
+        return A.Action("unblockable_except", extra=extra, text=self._t(meta))
+
+    def a_unblockable_for(self, meta, ch):
+        """"can't be blocked this turn": the same Action as "can't be blocked" + a clause duration
+        (the rule exists because "… blocked this turn except by Walls" needs the duration inside)."""
+        return A.Action("unblockable", extra=dur_extra(ch), text=self._t(meta)[:len("can't be blocked")])

@@ -21,6 +21,14 @@ or reveal information (CR 400–406 zones, CR 701 keyword actions).
 * objects that are a part of a zone: "the top N cards of your library" →
   ``Obj{count, qualifiers: ["top_cards", "of:<owner>_<library|graveyard>"]}`` (CR 401.1),
   "target player's hand" → ``Obj{quantifier, words, qualifiers: ["poss_zone:hand", …]}``.
+* library positions: ``Action{verb: "put_library", obj, extra: {position: top|bottom|top_or_bottom|nth,
+  library: your|owner|<text>, order: any|random|None, nth: "third"}}`` (CR 401.4, 401.7);
+  "put the rest into your graveyard" / "… into your hand and the other …" → ``put_into`` with
+  ``extra: {zone, owner, other?}``;
+* ``Action{verb: "search", obj, extra.zone}`` (CR 701.19); ``Action{verb: "reveal_until" |
+  "exile_until", obj, extra.until: Action}`` (CR 701.20); ``Action{verb: "cast" | "cast_free", obj}``
+  (CR 118.9); "exile … until ~ leaves the battlefield" → ``exile`` with ``extra.duration``;
+* zone qualifiers ``hand_of:<player>``, ``outside_game``, ``controller_graveyard``.
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ from __future__ import annotations
 from lark import Transformer, v_args
 
 from pipeline.parse import ast as A
+from pipeline.parse.transform_conditions import with_duration
 
 #: owner of a library/graveyard by the words before it ("the top card of target player's library")
 _TOP_OWNERS = {("your",): "your", ("their",): "their", ("that", "player"): "that_player",
@@ -41,6 +50,44 @@ def _first(children, cls):
         if isinstance(c, cls):
             return c
     return None
+
+
+class _LibPos:
+    """Internal: a position in a library (CR 401) — ``position``, ``library`` owner, ``order``."""
+
+    def __init__(self, position, library=None, order=None, nth=None):
+        self.position, self.library, self.order, self.nth = position, library, order, nth
+
+    def extra(self) -> dict:
+        out = {"position": self.position, "library": self.library}
+        if self.order:
+            out["order"] = self.order
+        if self.nth:
+            out["nth"] = self.nth
+        return out
+
+
+class _Lib(str):
+    """Internal: whose library ("your", "owner", or the wording)."""
+
+
+class _Order(str):
+    """Internal: "any" or "random" order of cards put into a library together (CR 401.4)."""
+
+
+class _Nth(str):
+    """Internal: "third" of "third from the top" (CR 401.7)."""
+
+
+class _SearchZone(str):
+    """Internal: the wording of the zones searched ("target opponent's library", CR 701.19)."""
+
+
+class _Choice:
+    """Internal: what "choose" picks — ``kind`` object|type|name and the object words."""
+
+    def __init__(self, kind, obj):
+        self.kind, self.obj = kind, obj
 
 
 @v_args(meta=True)
@@ -129,10 +176,112 @@ class ZoneRules(Transformer):
     def cw_name(self, meta, ch):
         return _Choice("name", _first(ch, A.Obj))
 
+    # ------------------------------------------------------------ library positions (CR 401)
+    def lw_own(self, meta, ch):
+        return _Lib(self._low(meta).split()[0])
 
-class _Choice:
-    """Internal: what "choose" picks — ``kind`` object|type|name and the object words."""
+    def lw_owner(self, meta, ch):
+        return _Lib("owner")
 
-    def __init__(self, kind, obj):
-        self.kind, self.obj = kind, obj
+    def lw_other(self, meta, ch):
+        return _Lib(self._low(meta))
 
+    def lo_any(self, meta, ch):
+        return _Order("any")
+
+    def lo_random(self, meta, ch):
+        return _Order("random")
+
+    def lib_nth(self, meta, ch):
+        return _Nth(self._low(meta))
+
+    def _libpos(position):  # noqa: N805
+        def f(self, meta, ch):
+            return _LibPos(position, _first(ch, _Lib), _first(ch, _Order), _first(ch, _Nth))
+        return f
+
+    lp_bottom = _libpos("bottom")
+    lp_top = _libpos("top")
+    lp_top_or_bottom = _libpos("top_or_bottom")
+    lp_nth = _libpos("nth")
+
+    def _rest_obj(self, meta, ch) -> A.Obj:
+        obj = _first(ch, A.Obj)
+        if obj is None:  # "Put the rest …": the cards not chosen among those looked at
+            obj = A.Obj("the", None, ["rest"], "the rest")
+        return obj
+
+    def a_put_library_pos(self, meta, ch):
+        pos = _first(ch, _LibPos)
+        obj = self._rest_obj(meta, ch)
+        zone = next((c for c in ch if isinstance(c, str) and not isinstance(c, (_Lib, _Order, _Nth))), None)
+        if zone is not None:  # "two cards from your hand on top of your library"
+            obj.qualifiers.append("zone:" + zone)
+            obj.text = self._t(meta).split(" ", 1)[1].rsplit(" on ", 1)[0]
+        return A.Action("put_library", obj=obj, extra=pos.extra(), text=self._t(meta))
+
+    def a_put_library_nth(self, meta, ch):
+        pos = _LibPos("nth", _first(ch, _Lib), None, _first(ch, _Nth))
+        return A.Action("put_library", obj=self._rest_obj(meta, ch), extra=pos.extra(), text=self._t(meta))
+
+    def a_put_rest_graveyard(self, meta, ch):
+        owner = "their" if " their " in f" {self._low(meta)} " else "your"
+        return A.Action("put_into", obj=self._rest_obj(meta, ch), extra={"zone": "graveyard", "owner": owner},
+                        text=self._t(meta))
+
+    def a_put_into_other(self, meta, ch):  # "Put one of them into your hand and the other …"
+        pos = _first(ch, _LibPos)
+        low = self._low(meta)
+        other = pos.extra() if pos is not None else {"zone": "graveyard"}
+        owner = "their" if low.split(" into ", 1)[1].startswith("their") else "your"
+        return A.Action("put_into", obj=_first(ch, A.Obj), extra={"zone": "hand", "owner": owner, "other": other},
+                        text=self._t(meta))
+
+
+    # ------------------------------------------------------------ exile for a duration (CR 610.3)
+    a_exile_for = with_duration("exile")
+
+
+    # ------------------------------------------------------------ search (CR 701.19)
+    def search_zone(self, meta, ch):
+        return _SearchZone(self._low(meta))
+
+    def a_search_zone(self, meta, ch):
+        return A.Action("search", obj=_first(ch, A.Obj), extra={"zone": str(_first(ch, _SearchZone))}, text=self._t(meta))
+
+
+    # ------------------------------------------------------------ reveal until (CR 701.20), named zones
+    def a_until_reveal(self, meta, ch):  # CR 701.20 reveal / 406 exile "until" a card of a kind
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        words = self._low(meta).split()
+        verb = "reveal" if words[0].startswith("reveal") else "exile"
+        i = words.index("until")
+        verb2 = "reveal" if any(w.startswith("reveal") for w in words[i:]) else "exile"
+        until = A.Action(verb2, subject=objs[1], obj=objs[2], text=" ".join(self._t(meta).split()[i + 1:]))
+        return A.Action(verb + "_until", obj=objs[0], extra={"until": until}, text=self._t(meta))
+
+    def z_named_hand(self, meta, ch):
+        return "hand_of:" + self._low(meta).rsplit(" hand", 1)[0].replace(" 's", "'s")
+
+    def z_outside_game(self, meta, ch):  # CR 400.11
+        return "outside_game"
+
+    def z_controller_zone(self, meta, ch):
+        return "controller_" + self._low(meta).rsplit(" ", 1)[-1]
+
+
+    # ------------------------------------------------------------ cast without paying (CR 118.9)
+    def p_without_paying(self, meta, ch):
+        return "without_paying"
+
+    def a_may_cast(self, meta, ch):
+        """"cast X" / "cast X without paying its mana cost" (the latter → verb cast_free, the
+        qualifier lifted off X and X's text cut before "without")."""
+        obj = _first(ch, A.Obj)
+        if obj is not None and "without_paying" in obj.qualifiers:
+            obj.qualifiers.remove("without_paying")
+            i = obj.text.lower().rfind(" without paying ")
+            if i >= 0:
+                obj.text = obj.text[:i]
+            return A.Action("cast_free", obj=obj, text=self._t(meta))
+        return A.Action("cast", obj=obj, text=self._t(meta))

@@ -1,0 +1,153 @@
+"""Transformer rules for the one-shot effect rules that ``grammar/effects.lark`` gained after
+``transform.py``'s: clause riders ("… for each creature blocking it", "… each get …", "… instead",
+"you may … for as long as …"), divided and split damage (CR 601.2d), distributed counters,
+"sacrifice it unless you …", "turn ~ face down" (CR 708), delayed times at the start of a sentence
+(CR 603.7), life totals becoming a number (CR 119.5), rules on X (CR 107.3), an additional combat
+phase (CR 500.8) and "activate only during your upkeep and only once each turn" (CR 602.5b).
+
+:class:`EffectRules` is a mixin of :class:`pipeline.parse.transform.ToAst`; every method takes
+``(meta, children)`` like ``ToAst``'s and returns nodes of :mod:`pipeline.parse.ast`.
+"""
+
+from __future__ import annotations
+
+from lark import Transformer, v_args
+
+from pipeline.parse import ast as A
+
+
+def _first(children, cls):
+    for c in children:
+        if isinstance(c, cls):
+            return c
+    return None
+
+
+@v_args(meta=True)
+class EffectRules(Transformer):
+    """Mixin with one-shot effect rules of ``grammar/effects.lark`` (see the module docstring)."""
+
+    # ------------------------------------------------------------ clause riders (for each, each, instead, may … for a duration)
+    def _subject_act(self, meta, ch):
+        """(subject Obj or None, the Action) of "obj action …" / "action …" clause children."""
+        acts = [i for i, c in enumerate(ch) if isinstance(c, (A.Action, A.GrantAbility, A.CreateToken))]
+        i = acts[0]
+        subj = ch[0] if i == 1 and isinstance(ch[0], A.Obj) else None
+        act = ch[i]
+        if subj is not None and hasattr(act, "subject"):
+            act.subject = subj
+        if hasattr(act, "text"):
+            act.text = self._t(meta)
+        return act, ch[i + 1:]
+
+    def _extra(self, act):
+        if isinstance(act, A.Action):
+            return act.extra
+        return {}
+
+    def c_rider_duration_for_each(self, meta, ch):
+        act, rest = self._subject_act(meta, ch)
+        ex = self._extra(act)
+        ex["duration"] = rest[0]
+        ex["for_each"] = _first(rest[1:], A.Obj)
+        return act
+
+    def c_rider_duration_instead(self, meta, ch):
+        act, rest = self._subject_act(meta, ch)
+        ex = self._extra(act)
+        ex["duration"] = rest[0]
+        ex["instead"] = True  # a replacement of the preceding effect (CR 614.1a)
+        return act
+
+    def c_rider_for_each(self, meta, ch):
+        act, rest = self._subject_act(meta, ch)
+        if isinstance(act, A.CreateToken):
+            act.count = A.Amount("for_each", ref=_first(rest, A.Obj), text=self._t(meta))
+        else:
+            self._extra(act)["for_each"] = _first(rest, A.Obj)
+        return act
+
+    def c_rider_each(self, meta, ch):  # "Two target creatures each get +2/+0 …"
+        act, rest = self._subject_act(meta, ch)
+        ex = self._extra(act)
+        ex["each"] = True
+        if rest:
+            ex["duration"] = rest[0]
+        return act
+
+    def c_rider_may_duration(self, meta, ch):  # "you may gain control of … for as long as you control ~"
+        act, rest = self._subject_act(meta, ch)
+        ex = self._extra(act)
+        ex["optional"] = True
+        ex["duration"] = rest[0]
+        return act
+
+
+    # ------------------------------------------------------------ damage (CR 120, 601.2d), counters, sacrifice unless
+    def a_damage_divided_obj(self, meta, ch):  # CR 601.2d: division chosen as the spell is cast
+        return A.Action("damage_divided", obj=_first(ch, A.Obj), amount=_first(ch, A.Amount), text=self._t(meta))
+
+    def a_damage_split(self, meta, ch):  # "deals 2 damage to any target and 3 damage to you"
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        amts = [c for c in ch if isinstance(c, A.Amount)]
+        low = self._t(meta)
+        second = low[low.lower().rfind(" and ") + 5:]
+        return A.Action("damage", obj=objs[0], amount=amts[0],
+                        extra={"also": A.Action("damage", obj=objs[1], amount=amts[1], text=second)},
+                        text=self._t(meta))
+
+    def a_distribute_counters(self, meta, ch):  # CR 601.2d
+        from pipeline.parse.transform import _Counter
+        ck = next((c for c in ch if isinstance(c, _Counter)), None)
+        return A.Action("distribute_counters", obj=_first(ch, A.Obj), amount=_first(ch, A.Amount),
+                        extra={"counter": ck.kind if ck else None}, text=self._t(meta))
+
+    def a_put_counters_equal(self, meta, ch):
+        from pipeline.parse.transform import _Counter
+        ck = next((c for c in ch if isinstance(c, _Counter)), None)
+        q = _first(ch, A.Amount)
+        amount = A.Amount("equal_to", ref=q.ref if q is not None else None, text=q.text if q is not None else "")
+        return A.Action("put_counters", obj=_first(ch, A.Obj), amount=amount,
+                        extra={"counter": ck.kind if ck else None}, text=self._t(meta))
+
+    def a_turn_face(self, meta, ch):  # CR 708 face-down permanents
+        return A.Action("turn_face_" + self._low(meta).rsplit(" ", 1)[-1], obj=_first(ch, A.Obj), text=self._t(meta))
+
+    def a_sacrifice_unless_act(self, meta, ch):  # "sacrifice it unless you discard a creature card"
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        low = self._t(meta)
+        i = low.lower().find(" unless you ")
+        rest = low[i + len(" unless you "):]
+        verb = rest.split(" ", 1)[0].lower()
+        verb = {"return": "return_to"}.get(verb, verb)
+        extra = {}
+        d = _first(ch, A.Text)
+        if d is not None:
+            extra["dest"] = d
+        other = A.Action(verb, subject=A.Obj("you", None, [], "you"), obj=objs[1], extra=extra, text="you " + rest)
+        return A.Action("sacrifice", obj=objs[0], extra={"unless": other}, text=self._t(meta))
+
+
+    # ------------------------------------------------------------ sentences: delayed times (CR 603.7), life totals (CR 119.5), X (CR 107.3), combat phases (CR 500.8)
+    def s_delayed_lead(self, meta, ch):  # "At end of combat, sacrifice it." (CR 603.7)
+        return A.Sentence(list(ch[-1]), condition=ch[0])
+
+    def s_life_total_becomes(self, meta, ch):  # CR 119.5
+        return A.Sentence([A.Action("life_total_becomes", subject=A.Obj("you", None, [], "you"),
+                                    amount=_first(ch, A.Amount), text=self._t(meta))])
+
+    def c_life_total(self, meta, ch):  # "Each player's life total becomes …" (CR 119.5)
+        return A.Action("life_total_becomes", subject=_first(ch, A.Obj), amount=_first(ch, A.Amount), text=self._t(meta))
+
+    def s_x_cant_be(self, meta, ch):  # CR 107.3
+        return A.Sentence([A.Action("x_cant_be", amount=_first(ch, A.Amount), text=self._t(meta))])
+
+    def s_x_is(self, meta, ch):  # "X is the mana value of that card." (CR 107.3)
+        return A.Sentence([A.WhereX("X", _first(ch, A.Amount) or A.Text(self._t(meta)))])
+
+    def s_additional_combat(self, meta, ch):  # CR 500.8
+        return A.Sentence([A.Action("additional_combat_phase", extra={"then_main": "followed" in self._low(meta)},
+                                    text=self._t(meta))])
+
+    def ar_upkeep_once(self, meta, ch):  # CR 602.5b
+        return A.Action("activate_only", extra={"restriction": "upkeep_once"}, text=self._t(meta))

@@ -1,0 +1,37 @@
+"""Transformer rules for keyword shapes of ``grammar/keywords.lark`` that ``transform.py``'s
+keyword rules do not read: "Kicker {1}{B} and/or {R}" (CR 702.33d: two kicker costs →
+``Keyword{cost, param: Cost}``) and "Splice onto Arcane—<cost>" (CR 702.47 →
+``Keyword{name: splice, param: Text, cost: Cost}``).
+
+:class:`KeywordRules` is a mixin of :class:`pipeline.parse.transform.ToAst`.
+"""
+
+from __future__ import annotations
+
+from lark import Transformer, v_args
+
+from pipeline.parse import ast as A
+
+
+def _first(children, cls):
+    for c in children:
+        if isinstance(c, cls):
+            return c
+    return None
+
+
+@v_args(meta=True)
+class KeywordRules(Transformer):
+    """Mixin with keyword rules of ``grammar/keywords.lark`` (see the module docstring)."""
+
+    # ------------------------------------------------------------ CR 702.33d kicker with two costs, CR 702.47 splice
+    def kw_cost_andor(self, meta, ch):  # CR 702.33d "Kicker [cost 1] and/or [cost 2]"
+        from pipeline.parse.transform import _Name
+        name = next((c.name for c in ch if isinstance(c, _Name)), "")
+        costs = [c for c in ch if isinstance(c, list)]
+        return A.Keyword(name, cost=A.Cost([A.ManaCost(costs[0])]), param=A.Cost([A.ManaCost(costs[1])]),
+                         text=self._t(meta))
+
+    def kw_splice_cost(self, meta, ch):  # CR 702.47: "Splice onto Arcane—<cost>"
+        words = [w for c in ch if isinstance(c, list) for w in c if isinstance(w, str)]
+        return A.Keyword("splice", cost=_first(ch, A.Cost), param=A.Text(" ".join(words)), text=self._t(meta))

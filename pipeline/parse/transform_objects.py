@@ -1,0 +1,90 @@
+"""Transformer rules for the object and quantity rules that ``grammar/objects.lark`` gained
+after ``transform.py``'s: targets counted without a type ("one or two targets", CR 601.2d),
+post-modifiers (qualifier strings ``mv_equal_to:<text>``, ``with_different:powers``,
+``power:<=:<text>``, ``blocking:<obj>``, ``and:<obj>``) and quantities (``Amount{kind: equal_to}``).
+
+:class:`ObjectRules` is a mixin of :class:`pipeline.parse.transform.ToAst`; every method takes
+``(meta, children)`` like ``ToAst``'s.
+"""
+
+from __future__ import annotations
+
+from lark import Transformer, v_args
+
+from pipeline.parse import ast as A
+
+
+def _first(children, cls):
+    for c in children:
+        if isinstance(c, cls):
+            return c
+    return None
+
+
+@v_args(meta=True)
+class ObjectRules(Transformer):
+    """Mixin with object and quantity rules of ``grammar/objects.lark`` (see the module docstring)."""
+
+    # ------------------------------------------------------------ targets counted without a type (CR 601.2c-d, 115)
+    def o_any_number_targets(self, meta, ch):
+        return A.Obj("any_number", None, ["targets"], self._t(meta), ["any_target"])
+
+    def o_n_or_n_targets(self, meta, ch):  # "one or two targets", "one, two, or three target creatures"
+        nums = [c for c in ch if isinstance(c, A.Amount)]
+        words = [w for c in ch if isinstance(c, list) for w in c] or ["targets"]
+        low = self._low(meta)
+        quals = ["any_target"] if low.endswith("targets") and words == ["targets"] else []
+        text = self._t(meta)
+        cnt_text = text[:len(text) - len(text.split()[-1]) - 1]
+        if cnt_text.endswith(" target"):
+            cnt_text = cnt_text[:-len(" target")]
+        return A.Obj("target", A.Amount("other", value=nums[-1].value, text=cnt_text), words, text, quals)
+
+    def q_up_to_other(self, meta, ch):
+        from pipeline.parse.transform import _Quant
+        return _Quant("up_to_other_target", _first(ch, A.Amount))
+
+
+    # ------------------------------------------------------------ post-modifiers
+    def p_mv_equal(self, meta, ch):
+        a = _first(ch, A.Amount)
+        return "mv_equal_to:" + (a.text if a is not None else self._low(meta))
+
+    def p_different(self, meta, ch):
+        return "with_different:" + self._low(meta).rsplit(" ", 1)[-1]
+
+    def p_power_leq(self, meta, ch):
+        a = _first(ch, A.Amount)
+        return "power:<=:" + (a.text if a is not None else "")
+
+    def p_blocking_rel(self, meta, ch):  # "each creature blocking it" (CR 509.1), as p_blocking
+        return "blocking:" + _first(ch, A.Obj).text
+
+    def p_blocking_or_blocked(self, meta, ch):  # "each creature blocking or blocked by ~" (CR 509.1)
+        return "blocking_or_blocked_by:" + _first(ch, A.Obj).text
+
+    def obj_and(self, meta, ch):
+        """"each creature with flying and each player": the first object, with qualifier
+        ``and:<text of the second>`` (the text keeps both)."""
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        first = objs[0]
+        return A.Obj(first.quantifier, first.count, list(first.words), self._t(meta),
+                     first.qualifiers + ["and:" + objs[1].text])
+
+
+    # ------------------------------------------------------------ quantities
+    def qt_counters_on(self, meta, ch):
+        t = self._t(meta)
+        return A.Amount("equal_to", ref=A.Text(t[len("the number of "):]), text=t)
+
+    def qt_damage_prevented(self, meta, ch):  # CR 615.5: an effect referring to the damage prevented
+        return A.Amount("equal_to", ref=A.Text("damage prevented this way"), text=self._t(meta))
+
+    def qt_times_kicked(self, meta, ch):  # CR 702.33 kicker
+        return A.Amount("equal_to", ref=A.Text("times kicked"), text=self._t(meta))
+
+    def qt_opponents(self, meta, ch):
+        return A.Amount("equal_to", ref=A.Text("opponents you have"), text=self._t(meta))
+
+    def qt_result(self, meta, ch):  # the result of a die roll or a coin flip (CR 706)
+        return A.Amount("equal_to", ref=A.Text("result"), text=self._t(meta))

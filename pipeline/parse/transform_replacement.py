@@ -1,0 +1,116 @@
+"""Transformer rules for ``grammar/replacement.lark``: replacement and prevention effects
+(CR 614, 615) — prevention shields (CR 615.7, 615.8), "prevent all damage …", redirection
+(CR 614.9), skipped turns and steps (CR 614.10), "As ~ enters, you may …" (CR 614.12), "exile it
+instead" (CR 614.1a), "damage can't be prevented" (CR 615.12).
+
+:class:`ReplacementRules` is a mixin of :class:`pipeline.parse.transform.ToAst`; every method
+takes ``(meta, children)`` like ``ToAst``'s and returns nodes of :mod:`pipeline.parse.ast` (no new
+node classes):
+
+* ``Action{verb: "prevent_next", obj: the shielded object, amount: Amount, extra: {duration,
+  divided?}}``; ``Action{verb: "prevent_from_source", obj, extra.duration}``;
+* ``Sentence{condition: Action("condition:next_time_would_deal_damage", obj: source, extra: {to,
+  duration}), effects}``; ``Sentence([Action{verb: "redirect_next", obj, amount, extra: {to, duration}}])``;
+* ``Action{verb: "skip", extra: {step, player, next}}``;
+* ``Sentence{condition: Text("as_enters"), effects: [Action{…, extra.optional}]}``;
+* ``Action{verb: "exile", extra: {instead: True, instead_of?: "graveyard"}}``;
+* ``Sentence([Action{verb: "damage_cant_be_prevented", extra.duration}])``.
+"""
+
+from __future__ import annotations
+
+from lark import Transformer, v_args
+
+from pipeline.parse import ast as A
+from pipeline.parse.transform_conditions import dur_extra
+
+
+def _first(children, cls):
+    for c in children:
+        if isinstance(c, cls):
+            return c
+    return None
+
+
+class _Step(str):
+    """Internal: the skipped turn or step of "skip your next untap step" (CR 614.10)."""
+
+
+@v_args(meta=True)
+class ReplacementRules(Transformer):
+    """Mixin with the rules of ``grammar/replacement.lark`` (see the module docstring)."""
+
+    # ------------------------------------------------------------ prevention (CR 615.7)
+    def a_prevent_next(self, meta, ch):
+        extra = {}
+        dur = [c for c in ch if isinstance(c, (A.Text, A.Action))]
+        if dur:
+            extra["duration"] = dur[0]
+        return A.Action("prevent_next", obj=_first(ch, A.Obj), amount=_first(ch, A.Amount), extra=extra,
+                        text=self._t(meta))
+
+    def a_prevent_next_divided(self, meta, ch):
+        act = self.a_prevent_next(meta, ch)
+        act.extra["divided"] = True  # CR 601.2d: the division is chosen as the spell is cast
+        return act
+
+    def a_prevent_source(self, meta, ch):  # "Prevent all damage a source of your choice would deal this turn." (CR 615)
+        return A.Action("prevent_from_source", obj=_first(ch, A.Obj), extra=dur_extra(ch), text=self._t(meta))
+
+
+    # ------------------------------------------------------------ next-time shields (CR 615.8), redirection (CR 614.9)
+    def s_next_time(self, meta, ch):
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        effects = ch[-1]
+        durs = [c for c in ch[:-1] if isinstance(c, (A.Text, A.Action))]
+        extra = {"to": objs[1]}
+        if durs:
+            extra["duration"] = durs[0]
+        cond = A.Action("condition:next_time_would_deal_damage", obj=objs[0], extra=extra,
+                        text=self._t(meta).split(",", 1)[0])
+        return A.Sentence(list(effects), condition=cond)
+
+    def s_redirect_next(self, meta, ch):  # CR 615.7 shield whose damage is dealt elsewhere (CR 614.9)
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        dur = _first(ch, A.Text) or _first(ch, A.Action)
+        return A.Sentence([A.Action("redirect_next", obj=objs[0], amount=_first(ch, A.Amount),
+                                    extra={"to": objs[1], "duration": dur}, text=self._t(meta))])
+
+    def s_cant_prevent_duration(self, meta, ch):  # CR 615.12
+        return A.Sentence([A.Action("damage_cant_be_prevented", extra=dur_extra(ch), text=self._t(meta))])
+
+
+    # ------------------------------------------------------------ skip (CR 614.10)
+    def skip_step(self, meta, ch):
+        return _Step(self._low(meta))
+
+    def a_skip(self, meta, ch):
+        step = str(_first(ch, _Step))
+        words = self._low(meta).split()[1:]  # after "skip(s)"
+        words = words[:len(words) - len(step.split())]
+        nxt = bool(words) and words[-1] == "next"
+        who = " ".join(words[:-1] if nxt else words).replace(" 's", "'s")
+        return A.Action("skip", extra={"step": step, "player": who, "next": nxt}, text=self._t(meta))
+
+
+    # ------------------------------------------------------------ as ~ enters (CR 614.12)
+    def s_as_enters_may_action(self, meta, ch):
+        act = ch[-1]
+        if isinstance(act, A.Action):
+            act.subject = A.Obj("you", None, [], "you")
+            act.extra["optional"] = True
+        return A.Sentence([act], condition=A.Text("as_enters"))
+
+
+    # ------------------------------------------------------------ instead (CR 614.1a)
+    def a_exile_instead_of_graveyard(self, meta, ch):  # CR 614.1a
+        t = self._t(meta)
+        self._form_used = True  # "your" or "its owner's" graveyard: a card goes to its owner's (CR 400.3)
+        return A.Action("exile", obj=_first(ch, A.Obj), extra={"instead": True, "instead_of": "graveyard"},
+                        text=t[:t.lower().find(" instead of ")])
+
+    def a_exile_instead(self, meta, ch):
+        """"exile it instead": the same Action as "exile X" + "instead" (c_instead_action); the
+        rule exists because "exile it instead of putting it into …" shares its beginning."""
+        t = self._t(meta)
+        return A.Action("exile", obj=_first(ch, A.Obj), extra={"instead": True}, text=t[:t.lower().rfind(" instead")])
