@@ -132,19 +132,34 @@ def load_ast(value: Any) -> Any:
 def walk_nodes(ast: Any, skip: Iterable[str] = ()) -> Iterator[dict]:
     """Yield every dict in ``ast`` that names its node type (``"node"`` or ``"type"`` key),
     pre-order, not descending into nodes whose type is in ``skip``."""
-    skip = set(skip)
-    stack = [ast]
+    for node, _, under_skipped in _walk_marked(ast, dict.fromkeys(skip, 1)):
+        if not under_skipped:
+            yield node
+
+
+def _walk_marked(ast: Any, marks: dict[str, int]) -> list[tuple[dict, str, int]]:
+    """Every node of ``ast`` in pre-order as ``(node, type, mask)``: ``mask`` ORs the ``marks``
+    bits of the node and of every node above it (a node under a ``CreateToken`` carries its
+    bit). One pass serves every filtered walk :func:`_ability_features` needs: the nodes of
+    ``walk_nodes(ast, skip)`` are those whose mask has none of the bits of ``skip``."""
+    out: list[tuple[dict, str, int]] = []
+    stack: list[tuple[Any, int]] = [(ast, 0)]
     while stack:
-        item = stack.pop()
+        item, mask = stack.pop()
         if isinstance(item, dict):
-            kind = node_type(item)
-            if kind is not None:
-                if kind in skip:
-                    continue
-                yield item
-            stack.extend(reversed(list(item.values())))
+            kind = item.get("node", item.get("type"))
+            if isinstance(kind, str):
+                mask |= marks.get(kind, 0)
+                out.append((item, kind, mask))
+            stack.extend((v, mask) for v in reversed(list(item.values())) if isinstance(v, (dict, list)))
         elif isinstance(item, list):
-            stack.extend(reversed(item))
+            stack.extend((v, mask) for v in reversed(item) if isinstance(v, (dict, list)))
+    return out
+
+
+# Subtrees the feature walks leave out (bits of _walk_marked's mask).
+_GRANT, _TOKEN, _ACTIVATED, _STATIC = 1, 2, 4, 8
+_MARKS = {"GrantAbility": _GRANT, "CreateToken": _TOKEN, "Activated": _ACTIVATED, "Static": _STATIC}
 
 
 def node_type(node: Any) -> str | None:
@@ -173,9 +188,10 @@ def _ability_features(card_type_lines: list[str], ab: dict, granted_titles: froz
 
     # --- costs (own abilities only)
     cost_effect = split_cost(text)
-    own = list(walk_nodes(ast, skip=("GrantAbility", "CreateToken")))
-    own_types = {node_type(n) for n in own}
-    cost_nodes = [n for n in own if node_type(n) in ("Activated", "ClassLevel")]
+    walked = _walk_marked(ast, _MARKS)  # one pass; each walk below is a filter of it
+    own = [(n, t) for n, t, m in walked if not m & (_GRANT | _TOKEN)]
+    own_types = {t for _, t in own}
+    cost_nodes = [n for n, t in own if t in ("Activated", "ClassLevel")]
     ast_cost_types = {node_type(c) for n in cost_nodes for c in walk_nodes(n.get("cost"))}
     cost_text = cost_effect[0] if cost_effect else ""
     is_loyalty = kind == "loyalty" or bool(cost_effect and _LOYALTY_RE.match(cost_text))
@@ -200,7 +216,7 @@ def _ability_features(card_type_lines: list[str], ab: dict, granted_titles: froz
         add("loyalty_ability", cost_text or kind)
     elif not mana and (kind == "activated" or cost_nodes or cost_effect):
         add("activated", cost_text or kind)
-    if kind in ("triggered", "chapter") or _CHAPTER_RE.match(clean) or "Triggered" in {node_type(n) for n in walk_nodes(ast, skip=("GrantAbility", "CreateToken", "Activated", "Static"))} \
+    if kind in ("triggered", "chapter") or _CHAPTER_RE.match(clean) or any(t == "Triggered" and not m & (_GRANT | _TOKEN | _ACTIVATED | _STATIC) for _, t, m in walked) \
             or _TRIGGER_RE.match(line):
         if not mana:
             add("triggered", line[:60])
@@ -208,9 +224,7 @@ def _ability_features(card_type_lines: list[str], ab: dict, granted_titles: froz
         add("modal", clean[:60])
 
     # --- effects (quoted abilities included)
-    nodes = list(walk_nodes(ast))
-    for n in nodes:
-        t = node_type(n)
+    for n, t, _ in walked:
         if t == "AddMana" and n.get("production") == "could_produce":
             add("could_produce", str(n.get("text") or "AddMana could_produce"))
         elif t == "CopyEffect":
@@ -230,8 +244,8 @@ def _ability_features(card_type_lines: list[str], ab: dict, granted_titles: froz
             if feat:
                 add(feat, str(n.get("text") or n["verb"]))
     # Keywords the card has or grants ("gains trample"), not those of tokens it creates.
-    for n in walk_nodes(ast, skip=("CreateToken",)):
-        if node_type(n) == "Keyword" and isinstance(n.get("name"), str) and n["name"].strip():
+    for n, t, m in walked:
+        if t == "Keyword" and not m & _TOKEN and isinstance(n.get("name"), str) and n["name"].strip():
             add("keyword", str(n.get("text") or n["name"]), detail=n["name"].strip().capitalize())
     for m in _GRANTS_RE.finditer(clean):  # "gains trample and haste" (text fallback)
         for piece in re.split(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+", m.group(1)):

@@ -86,6 +86,13 @@ _ORDINAL_RE = re.compile(
     r"(?: and (?:first|second|third|fourth|fifth|sixth|middle|last))? "
     r"(?P<kind>(?:class |chapter |triggered |activated |static |mana |level |loyalty )?)abilit",
     re.I)
+# The part of _ORDINAL_RE every match contains, without the owner's name: a cheap test that skips
+# the full search (whose lazy owner group is slow) on the rulings that name no position.
+_ORDINAL_CORE_RE = re.compile(
+    r"\b(?:first|second|third|fourth|fifth|sixth|middle|last|final|other|level \d)"
+    r"(?: and (?:first|second|third|fourth|fifth|sixth|middle|last))? "
+    r"(?:class |chapter |triggered |activated |static |mana |level |loyalty )?abilit",
+    re.I)
 # "Nikara’s ability", "Brisela’s last triggered ability": an ability owned by a named object.
 _OWNER_RE = re.compile(r"(?P<owner>[A-Z][\w’'-]*(?:,? (?:the |of |[A-Z])[\w’'-]*)*)’s (?:[a-z]+ ){0,2}abilit")
 _KIND_TESTS = {
@@ -160,6 +167,8 @@ def ordinal_target(comment: str, card_name: str, abilities: list[dict]) -> tuple
     position that cannot be placed give (True, None): the ruling names an ability this
     method cannot pin down, so no other method should guess.
     """
+    if not _ORDINAL_CORE_RE.search(comment):
+        return False, None
     matches = list(_ORDINAL_RE.finditer(comment))
     if not matches:
         return False, None

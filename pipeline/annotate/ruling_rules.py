@@ -83,33 +83,36 @@ class PhraseError(ValueError):
     """``data/ruling_phrases.csv`` is malformed; the message names the file, line and field."""
 
 
-def required_literals(pattern: str) -> frozenset[str] | None:
-    """Lower-case strings of which at least one occurs in every text ``pattern`` matches, or None
-    when there is no such set of strings of 3 characters or more. A cheap ``in`` test on them
-    skips most regex searches (the phrase table is tried on every ruling)."""
-    def seq(items) -> frozenset[str] | None:
-        best: frozenset[str] | None = None
+def required_literals(pattern: str) -> tuple[frozenset[str], ...]:
+    """Sets of lower-case strings (3 characters or more) such that every text ``pattern`` matches
+    contains at least one string of each set; ``()`` when no such set is known. A cheap test of
+    them (one Aho–Corasick pass over the ruling) skips most regex searches: the phrase table is
+    tried on every ruling. ``"won't be put (?:on|onto) the stack"`` → ``({"won't be put "},
+    {" the stack"})``; ``"(?:dies|die) at the same time"`` → ``({"die"}, {" at the same time"})``."""
+    def best(sets: list[frozenset[str]]) -> frozenset[str] | None:
+        return max(sets, key=lambda c: min(map(len, c)), default=None)
+
+    def seq(items) -> list[frozenset[str]]:
+        found: list[frozenset[str]] = []
         run = ""
 
-        def offer(cand: frozenset[str] | None) -> None:
-            nonlocal best
-            if cand and min(map(len, cand)) >= 3 and (best is None or min(map(len, cand)) > min(map(len, best))):
-                best = cand
+        def offer(cands) -> None:
+            found.extend(c for c in cands if c and min(map(len, c)) >= 3)
         for op, arg in list(items) + [(None, None)]:
             if op is _sc.LITERAL:
                 run += chr(arg).lower()
                 continue
-            offer(frozenset({run}) if run else None)
+            offer([frozenset({run})] if run else [])
             run = ""
-            if op is _sc.BRANCH:
-                branches = [seq(b) for b in arg[1]]
-                offer(None if any(b is None for b in branches) else frozenset().union(*branches))
+            if op is _sc.BRANCH:  # one string of every branch's best set
+                branches = [best(seq(b)) for b in arg[1]]
+                offer([] if any(b is None for b in branches) else [frozenset().union(*branches)])
             elif op is _sc.SUBPATTERN:
                 offer(seq(arg[-1]))
             elif op in (_sc.MAX_REPEAT, _sc.MIN_REPEAT) and arg[0] >= 1:
                 offer(seq(arg[2]))
-        return best
-    return seq(_sp.parse(pattern))
+        return found
+    return tuple(dict.fromkeys(seq(_sp.parse(pattern))))
 
 
 @dataclass(frozen=True)
@@ -122,7 +125,7 @@ class Phrase:
     rules: tuple[str, ...]
     none: bool
     reason: str
-    needs: frozenset[str] | None = None  # required_literals(pattern)
+    needs: tuple[frozenset[str], ...] = ()  # required_literals(pattern): one string of each set
 
 
 @dataclass(frozen=True)
@@ -280,12 +283,16 @@ class RulingRuleLinker:
         self._memo: dict[tuple, list[RuleLink]] = {}
         # Every literal some phrase needs, found in one pass (Aho–Corasick, overlapping matches).
         self._literals = ahocorasick.Automaton()
-        self._always = [i for i, ph in enumerate(self.phrases) if ph.needs is None]
+        self._literals_all: set[str] = set()
+        self._always = [i for i, ph in enumerate(self.phrases) if not ph.needs]
         self._needed_by: dict[str, list[int]] = {}
         for i, ph in enumerate(self.phrases):
-            for w in ph.needs or ():
+            # indexed by its most selective set (longest shortest string), the others checked after
+            for w in max(ph.needs, key=lambda c: min(map(len, c))) if ph.needs else ():
                 self._needed_by.setdefault(w, []).append(i)
-        for w in self._needed_by:
+            for w in frozenset().union(*ph.needs):
+                self._literals_all.add(w)
+        for w in self._literals_all:
             self._literals.add_word(w, w)
         if len(self._literals):
             self._literals.make_automaton()
@@ -338,11 +345,12 @@ class RulingRuleLinker:
         says_none = False
         phrase_rules: list[str] = []
         candidates = set(self._always)
-        for w in self._literals_in(text.lower()):
-            candidates.update(self._needed_by[w])
+        present = self._literals_in(text.lower())
+        for w in present:
+            candidates.update(self._needed_by.get(w, ()))
         for i in sorted(candidates):  # in file order
             ph = self.phrases[i]
-            if ph.pattern.search(text):
+            if all(present & need for need in ph.needs) and ph.pattern.search(text):
                 says_none = says_none or ph.none
                 phrase_rules.extend(ph.rules)
         if says_none and not cited:
