@@ -24,7 +24,7 @@ GOLD = Path(__file__).parent / "data" / "ruling_rules_gold" / "gold.csv"
 # Floors on the report part: the figures last measured (docs/annotate.md), rounded down. The targets are 0.90 / 0.85 /
 # 0.80: precision and recall are not met yet.
 TOP1_PRECISION_FLOOR = 0.88
-TOP3_RECALL_FLOOR = 0.56
+TOP3_RECALL_FLOOR = 0.58
 NONE_FLOOR = 0.91
 
 
