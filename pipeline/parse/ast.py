@@ -197,12 +197,13 @@ class Obj(Node):
 # --------------------------------------------------------------------------- amounts and mana
 @dataclass
 class Amount(Node):
-    """A quantity. kind: fixed|x|equal_to|for_each|that_many|any|up_to|other.
+    """A quantity. kind: fixed|x|equal_to|for_each|that_many|one_to|any|up_to|other.
 
     fixed → ``value`` int; x → ``variable`` "X" (defined elsewhere by a :class:`WhereX`,
     CR 107.3); equal_to / for_each → ``ref`` holds what is counted (an :class:`Obj`,
     :class:`Text` or :class:`Unparsed`); that_many → "that many" (a number an earlier
-    instruction determined); text is the original wording.
+    instruction determined); one_to → "one, two, or three" targets (``value`` 3, CR 601.2d: a
+    number of targets chosen up to ``value``); text is the original wording.
     """
     kind: str
     value: int | None = None

@@ -87,7 +87,7 @@ OBJ_FORMS: dict = {}
 
 # object bases that are fixed wordings (o_* rule name → words)
 BASES = {"any_target": "any target", "that_card": "that card", "that_player": "that player",
-         "that_spell": "that spell"}
+         "that_spell": "that spell", "the_rest": "the rest"}
 
 
 _OWNER_WORDS = ("controller", "owner")
@@ -112,12 +112,57 @@ def quantity(amount: A.Amount) -> str:
     return "the number of " + render_obj(ref, prep="in")
 
 
-def _post(q: str, words: list[str], prep: str | None = None) -> str:
+#: qualifiers whose alternatives differ by a literal word kept as their form (``form:<w>+<w>``
+#: right after them): (rule name, form) → words
+POST_FORMS = {
+    ("dealt_damage", "that+is"): "that was dealt damage this turn",  # CR 120
+    ("chosen", "type"): "of the chosen type", ("chosen", "color"): "of the chosen color",
+    ("zone:a_graveyard", "single"): "from a single graveyard",
+    ("zone:graveyards", "all"): "all graveyards",
+}
+
+#: "<player>'s hand" zones (coverage.lark z_named_hand) by their form
+HAND_OF_FORMS = {"that+player": "that player's hand", "target+player": "target player's hand",
+                 "target+opponent": "target opponent's hand", "each+player": "each player's hand",
+                 "it+owner": "its owner's hand"}
+
+#: zones read only after "from" ("a card from it", "from among them", CR 400.11 outside the game)
+FROM_ZONES = {"it": "it", "among_them": "among them", "outside_game": "outside the game"}
+
+
+def posts(quals: list[str], words: list[str], prep: str | None = None) -> list[str]:
+    """Post-modifiers in order; a ``form:`` qualifier is read with the one before it
+    (:data:`POST_FORMS`), any other form fails the round trip (``Obj:post=form``)."""
+    out = []
+    i = 0
+    while i < len(quals):
+        q = quals[i]
+        form = quals[i + 1][5:] if i + 1 < len(quals) and quals[i + 1].startswith("form:") else None
+        i += 2 if form is not None else 1
+        out.append(_post(q, words, prep, form))
+    return out
+
+
+def _post(q: str, words: list[str], prep: str | None = None, form: str | None = None) -> str:
     """One post-modifier. ``prep``: "in" or "from" before a zone when the context decides it
-    (a counted quantity is "in" a zone); else "in" after "each", "from" otherwise."""
+    (a counted quantity is "in" a zone); else "in" after "each", "from" otherwise. ``form``: the
+    form kept with it (:func:`posts`)."""
+    if form is not None:
+        if q.startswith("power:") and form == "toughness":  # "with power or toughness 4 or greater"
+            return _post(q, words, prep).replace("with power ", "with power or toughness ", 1)
+        phrase = POST_FORMS.get((q, form))
+        if q.startswith("zone:hand_of:"):  # "cards in that player's hand" (the form names the player)
+            phrase = HAND_OF_FORMS.get(form)
+        if phrase is None:
+            raise NotRendered("Obj:post=form")
+        if q.startswith("zone:") and not phrase.startswith("from "):
+            return f"{prep or ('in' if words and words[0] == 'each' else 'from')} {phrase}"
+        return phrase
     if q in POSTS:
         return POSTS[q]
     name, _, arg = q.partition(":")
+    if name == "zone" and arg in FROM_ZONES:
+        return "from " + FROM_ZONES[arg]
     if name == "zone" and arg in ZONES:
         # "from"/"in" are one rule: a target/chosen card comes "from", a counted/each one is "in"
         prep = prep or ("in" if words and words[0] == "each" else "from")
@@ -135,6 +180,21 @@ def _post(q: str, words: list[str], prep: str | None = None) -> str:
         if not all(is_keyword(k) for k in arg.split(",")):
             raise NotRendered(f"Obj:post={name}")
         return ("with " if name == "with_keyword" else "without ") + " and ".join(arg.split(","))
+    if name == "with_counter":  # "with a +1/+1 counter on it", "with a counter on it" (CR 122)
+        from pipeline.parse.render_counters import counters
+
+        n, _, rest = arg.partition(":")
+        kind, _, pronoun = rest.partition(":")
+        if pronoun not in ("it", "them"):
+            raise NotRendered("Obj:post=with_counter")
+        if not kind:
+            if n != "1":
+                raise NotRendered("Obj:post=with_counter")
+            return f"with a counter on {pronoun}"
+        amount = A.Amount("fixed", value=int(n)) if n.isdigit() else A.Amount("x", variable=n) if n == "X" else None
+        if amount is None:
+            raise NotRendered("Obj:post=with_counter")
+        return f"with {counters(amount, kind)} on {pronoun}"
     if name == "this_way" and arg in ("countered", "revealed", "exiled", "discarded", "milled",
                                       "sacrificed", "destroyed", "returned", "tapped", "chosen", "drawn"):
         return f"{arg} this way"
@@ -179,8 +239,66 @@ def is_plural(obj) -> bool:
     if obj.quantifier in ("self", "it", "you", "a", "target", "another", "another_target", "each",
                           "each_other", "that", "each_exiled", "each_enchanted"):
         return False
+    if obj.qualifiers[:1] == ["its"] and len(obj.qualifiers) > 1:  # "their controllers"
+        return obj.qualifiers[1] in ("controllers", "owners")
     words = [w for w in obj.words if w not in ("or", "and", "and/or")]
     return bool(words) and words[-1].endswith("s") and is_object_word(words[-1])
+
+
+#: the possessive pronoun of an ``o_its`` / ``o_stat`` object by its form (the alternative matched)
+_PRONOUN_FORMS = {"it": "its", "their": "their"}
+_OWNER_PLURALS = {"controller": "controllers", "owner": "owners"}
+
+
+def _possessive(obj: A.Obj) -> str:
+    """Objects that name what belongs to another object or player (CR 108.3 owner, 109.4
+    controller; characteristics CR 208 power/toughness, 202.3 mana value): "its controller",
+    "their owners", "its power", "that creature's toughness", "enchanted creature's controller",
+    "its owner's controller". The object's first qualifier is the rule (``its``: a pronoun and an
+    owner word; ``stat``: the last qualifier is the characteristic; ``poss``: the last qualifier is
+    the owner word); a ``form:it`` / ``form:their`` qualifier says which pronoun was written."""
+    kind, rest = obj.qualifiers[0], list(obj.qualifiers[1:])
+    forms = [x.partition(":")[2] for x in rest if x.startswith("form:")]
+    rest = [x for x in rest if not x.startswith("form:")]
+    if kind == "its":
+        if not rest or rest[0] not in _OWNER_WORDS + tuple(_OWNER_PLURALS.values()):
+            raise NotRendered("Obj:its")
+        head, inner, tail = rest[0], [], rest[1:]
+    else:
+        if not rest:
+            raise NotRendered(f"Obj:{kind}")
+        head, inner, tail = rest[-1], rest[:-1], []
+        if kind == "stat":
+            head = _stat(head)
+        elif head not in _OWNER_WORDS:
+            raise NotRendered("Obj:poss")
+    if obj.words or obj.quantifier is not None or inner:
+        if forms or kind == "its":
+            raise NotRendered("Obj:post=form")
+        owner = A.Obj(obj.quantifier, obj.count, list(obj.words), "", inner)
+        who = render_obj(owner)
+        who += "'" if is_plural(owner) and who.endswith("s") else "'s"
+    else:
+        if len(forms) != 1 or forms[0] not in _PRONOUN_FORMS:
+            raise NotRendered("Obj:post=form")
+        who = _PRONOUN_FORMS[forms[0]]
+    return " ".join([who, head] + posts(tail, [head]))
+
+
+def _one_to_n_targets(obj: A.Obj, quals: list[str], prep) -> str:
+    """"one or two targets", "one, two, or three target creatures you control" (CR 601.2d: the
+    number of targets is chosen, from one up to ``count.value``)."""
+    n = obj.count.value
+    if not isinstance(n, int) or not 2 <= n < len(NUMBER_WORDS):
+        raise NotRendered("Obj:one_to")
+    nums = NUMBER_WORDS[1:n + 1]
+    head = " or ".join(nums) if n == 2 else ", ".join(nums[:-1]) + ", or " + nums[-1]
+    if quals[:1] == ["any_target"] and obj.words == ["targets"]:  # "among one or two targets"
+        return " ".join([head, "targets"] + posts(quals[1:], [head], prep))
+    if quals[:1] == ["form:target"]:
+        quals = quals[1:]
+        head += " target"
+    return " ".join([head, descriptor(obj.words)] + posts(quals, [head], prep))
 
 
 @renders(A.Obj)
@@ -192,12 +310,10 @@ def render_obj(obj: A.Obj, role: str = "object", prep: str | None = None, **_) -
     q = obj.quantifier
     pronoun = {"self": "~", "you": "you", "it": "it", "them": "they" if role == "subject" else "them"}.get(q)
     if pronoun is not None:  # "~ from your hand", "it"
-        return " ".join([pronoun] + [_post(p, [pronoun]) for p in obj.qualifiers])
+        return " ".join([pronoun] + posts(obj.qualifiers, [pronoun]))
     quals = list(obj.qualifiers)
-    if not obj.words and q is None and len(quals) >= 2 and quals[0] == "its" and quals[1] in _OWNER_WORDS:
-        return " ".join(["its", quals[1]] + [_post(p, ["its"]) for p in quals[2:]])  # "its controller"
-    if not obj.words and q is None and len(quals) == 2 and quals[0] == "stat" and quals[1].startswith("stat:"):
-        return "its " + _stat(quals[1])  # "its power"
+    if quals and quals[0] in ("its", "stat", "poss"):
+        return _possessive(obj)
     if quals and quals[0] == "self_or_other" and obj.words[:1] == ["~"] and q in QUANTIFIERS:
         rest = A.Obj(q, obj.count, obj.words[1:], "", quals[1:])
         return "~ or " + render_obj(rest)  # "~ or another creature"
@@ -206,7 +322,19 @@ def render_obj(obj: A.Obj, role: str = "object", prep: str | None = None, **_) -
         if obj.words or q is not None:
             raise NotRendered("Obj:base")
         head = BASES[quals.pop(0)]
-        return " ".join([head] + [_post(p, []) for p in quals])
+        return " ".join([head] + posts(quals, []))
+    if quals and quals[0] == "any_number" and q is None and obj.words:  # CR 601.2c "any number of"
+        quals.pop(0)
+        head = "any number of"
+        if quals[:1] == ["form:target"]:
+            quals.pop(0)
+            head += " target"
+        return " ".join([head, descriptor(obj.words)] + posts(quals, [head], prep))
+    if quals and quals[0] == "chosen" and q is None and obj.words and quals[1:2] != ["form:type"] \
+            and quals[1:2] != ["form:color"]:  # "the chosen creature" (o_chosen)
+        return " ".join(["the chosen", descriptor(obj.words)] + posts(quals[1:], ["the"], prep))
+    if q == "target" and obj.count is not None and obj.count.kind == "one_to" and obj.words:
+        return _one_to_n_targets(obj, quals, prep)
     if quals and quals[0] == "that_creature":
         quals.pop(0)
         parts = ["that"]
@@ -239,8 +367,7 @@ def render_obj(obj: A.Obj, role: str = "object", prep: str | None = None, **_) -
     if quals and quals[0] in ("desc",):
         quals.pop(0)
     parts.append(descriptor(obj.words))
-    for p in quals:
-        parts.append(_post(p, parts, prep))
+    parts += posts(quals, parts, prep)
     return " ".join(parts)
 
 

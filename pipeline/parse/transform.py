@@ -371,7 +371,7 @@ class ToAst(CounterRules, CopyRules, EffectRules, ZoneRules, ObjectRules, Keywor
     for _n in ("you_control", "you_dont_control", "you_own", "you_control_not_own", "opp_controls",
                "opps_control", "target_player_controls", "target_opp_controls", "that_player_controls",
                "defending_controls", "they_control", "its_controller_controls", "zone", "battlefield",
-               "power", "toughness", "mv", "greatest", "with_keyword", "without_keyword", "with_counter",
+               "power", "toughness", "mv", "greatest", "with_keyword", "without_keyword",
                "chosen", "your_choice", "named", "attacking_you", "blocking", "thats", "isnt", "attacked",
                "dealt_damage", "dealt_damage_by", "that_targets", "this_way", "in_party", "of_a", "other_than", "attached", "attached_to_it", "exiled_with", "of_that_type",
                "youve_cast", "could_target", "from_source", "not_cast", "crewed_it", "chosen_name"):

@@ -7,6 +7,8 @@ it); every method takes ``(meta, children)`` like ``ToAst``'s. Results:
 * ``counter_kind`` → :class:`_Counter` (its ``kind``: "+1/+1", "charge", …; the generic action
   builder puts it in ``Action.extra["counter"]``);
 * ``a_put_counters_for_each`` → ``Action("put_counters", extra={"counter", "for_each": Obj})``;
+* ``p_with_counter_*`` → the Obj qualifier ``with_counter:<amount>:<kind>:<it|them>`` ("with a +1/+1
+  counter on it" → ``with_counter:1:+1/+1:it``; "with a counter on it" → ``with_counter:1::it``);
 * ``a_enters_with*`` → :class:`EntersWith` with one :class:`CounterSpec`; its subject is set by
   the clause that names it (``ToAst.c_subject``), ``~`` when the sentence has none.
 """
@@ -82,3 +84,19 @@ class CounterRules(Transformer):
         another effect gives (``CounterSpec.additional``)."""
         return A.EntersWith(_no_subject(), [A.CounterSpec(_kind(ch), A.Amount("fixed", value=1, text="an"),
                                                           additional=True)])
+
+    # ------------------------------------------------------------ objects with counters
+    def _with_counter(self, ch, pronoun: str) -> str:
+        amt = _first(ch, A.Amount)
+        n = "1" if amt is None else (str(amt.value) if amt.value is not None else (amt.variable or amt.kind))
+        self._form_used = True  # the pronoun and the kind are kept in the qualifier itself
+        return f"with_counter:{n}:{_kind(ch)}:{pronoun}"
+
+    def p_with_counter_it(self, meta, ch):
+        return self._with_counter(ch, "it")
+
+    def p_with_counter_them(self, meta, ch):
+        return self._with_counter(ch, "them")
+
+    def p_with_any_counter(self, meta, ch):
+        return self._with_counter(ch, "it")

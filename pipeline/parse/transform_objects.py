@@ -38,7 +38,7 @@ class ObjectRules(Transformer):
         cnt_text = text[:len(text) - len(text.split()[-1]) - 1]
         if cnt_text.endswith(" target"):
             cnt_text = cnt_text[:-len(" target")]
-        return A.Obj("target", A.Amount("other", value=nums[-1].value, text=cnt_text), words, text, quals)
+        return A.Obj("target", A.Amount("one_to", value=nums[-1].value, text=cnt_text), words, text, quals)
 
     def q_up_to_other(self, meta, ch):
         from pipeline.parse.transform import _Quant

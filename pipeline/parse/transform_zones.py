@@ -208,7 +208,7 @@ class ZoneRules(Transformer):
     def _rest_obj(self, meta, ch) -> A.Obj:
         obj = _first(ch, A.Obj)
         if obj is None:  # "Put the rest …": the cards not chosen among those looked at
-            obj = A.Obj("the", None, ["rest"], "the rest")
+            obj = A.Obj(None, None, [], "the rest", ["the_rest"])
         return obj
 
     def a_put_library_pos(self, meta, ch):
