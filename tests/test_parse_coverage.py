@@ -38,7 +38,7 @@ def test_put_the_rest_in_a_random_order():  # Ingenious Smith (CR 401.4)
     ab = parse_face(text, name="Ingenious Smith", type_line="Creature — Human Artificer")[0]
     (act,) = _actions(ab, "put_library")
     assert act.extra == {"position": "bottom", "library": "your", "order": "random"}
-    assert act.obj.words == ["rest"]
+    assert act.obj.qualifiers == ["the_rest"] and act.obj.words == []
 
 
 def test_put_on_top_in_any_order():  # Brainstone
@@ -63,7 +63,7 @@ def test_put_the_rest_into_your_graveyard():  # Vessel of Nascency
             "rest into your graveyard.")
     ab = _line(text, "Vessel of Nascency", "Enchantment")
     act = _actions(ab, "put_into")[-1]
-    assert act.obj.words == ["rest"]
+    assert act.obj.qualifiers == ["the_rest"] and act.obj.words == []
     assert act.extra == {"zone": "graveyard", "owner": "your"}
 
 
