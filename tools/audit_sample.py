@@ -21,6 +21,10 @@ Usage, from the project root (≈ 30–60 s CPU: the whole corpus is parsed)::
 
     python tools/audit_sample.py                      # writes tests/data/ast_audit_2026/audit.jsonl
     python tools/audit_sample.py --check              # re-draws and compares with the committed file
+    python tools/audit_sample.py --long [--check]     # the supplement: supplement_long.jsonl
+
+The supplement (``--long``, seed 20261203, 30 abilities) draws uniformly from the non-keyword lines of
+80 characters or more (normalized, reminder text cut out): the longer lines the main draw rarely reaches.
 
 ``--check`` exits 1 when the draw (cards, faces, indexes, texts, stripped ASTs) differs from the file:
 it reproduces only at the commit and grammar version the README names.
@@ -31,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -47,6 +52,16 @@ CORPUS = ROOT.parent / "shared" / "corpus" / "oracle-2026" / "cards-2026.jsonl.g
 OUT = ROOT / "tests" / "data" / "ast_audit_2026" / "audit.jsonl"
 SEED = 20261202
 N = 100
+#: The supplement (``--long``): non-keyword lines of 80 characters or more (normalized, reminder text
+#: cut out), a second seed — the part of the population the uniform draw rarely reaches.
+LONG_SEED, LONG_N, LONG_CHARS = 20261203, 30, 80
+LONG_OUT = OUT.with_name("supplement_long.jsonl")
+_REMINDER = re.compile(r"\s*\([^()]*\)")
+
+
+def is_long(e: dict) -> bool:
+    """True for the supplement's stratum: kind ≠ keyword, normalized line without reminder text ≥ 80 chars."""
+    return e["kind"] != "keyword" and len(_REMINDER.sub("", e["normalized"])) >= LONG_CHARS
 
 
 def population(corpus: Path = CORPUS):
@@ -72,9 +87,10 @@ def _key(e: dict) -> tuple:
     return (e["card"], e["face"], e["index"], e["text"])
 
 
-def draw(seed: int = SEED, n: int = N, corpus: Path = CORPUS) -> tuple[list[dict], Counter]:
-    """The seeded uniform sample (corpus order kept) and the population's count per kind."""
-    pop = list(population(corpus))
+def draw(seed: int = SEED, n: int = N, corpus: Path = CORPUS, long: bool = False) -> tuple[list[dict], Counter]:
+    """The seeded uniform sample (corpus order kept) and the population's count per kind; ``long``:
+    drawn from the :func:`is_long` stratum only."""
+    pop = [e for e in population(corpus) if not long or is_long(e)]
     kinds = Counter(e["kind"] for e in pop)
     picks = sorted(random.Random(seed).sample(range(len(pop)), n))
     return [pop[i] for i in picks], kinds
@@ -82,16 +98,22 @@ def draw(seed: int = SEED, n: int = N, corpus: Path = CORPUS) -> tuple[list[dict
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seed", type=int, default=SEED)
-    ap.add_argument("-n", type=int, default=N)
-    ap.add_argument("--output", type=Path, default=OUT)
+    ap.add_argument("--long", action="store_true",
+                    help=f"the supplement: non-keyword lines of >= {LONG_CHARS} chars (default seed {LONG_SEED}, "
+                         f"n {LONG_N}, output {LONG_OUT.name})")
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("-n", type=int, default=None)
+    ap.add_argument("--output", type=Path, default=None)
     ap.add_argument("--check", action="store_true", help="compare the draw with --output instead of writing it")
     args = ap.parse_args(argv)
-    sample, kinds = draw(args.seed, args.n)
+    seed = args.seed if args.seed is not None else (LONG_SEED if args.long else SEED)
+    n = args.n if args.n is not None else (LONG_N if args.long else N)
+    args.output = args.output or (LONG_OUT if args.long else OUT)
+    sample, kinds = draw(seed, n, long=args.long)
     old = {}
     if args.output.exists():
         old = {_key(e): e for e in map(json.loads, args.output.read_text(encoding="utf-8").splitlines())}
-    print(f"grammar {GRAMMAR_VERSION}; population {sum(kinds.values())} round-tripping abilities: "
+    print(f"grammar {GRAMMAR_VERSION}; population {sum(kinds.values())} round-tripping abilities{' (long stratum)' if args.long else ''}: "
           + ", ".join(f"{k} {c}" for k, c in kinds.most_common()), file=sys.stderr)
     print("sample per kind: " + ", ".join(f"{k} {c}" for k, c in Counter(e['kind'] for e in sample).most_common()),
           file=sys.stderr)
