@@ -23,6 +23,7 @@ from typing import Callable, Protocol, Sequence
 import filelock
 
 from pipeline.faults import fault_point
+from pipeline.gc_policy import fewer_collections
 from pipeline.paths import BUNDLED_CARDS, BUNDLED_RULES
 from pipeline.sources.errors import SourceError
 from pipeline.sources.files import open_binary
@@ -141,8 +142,9 @@ def refresh(
         raise RefreshLocked(f"{db_path}: another refresh is running (lock {lock.lock_file}); "
                             f"retry later or pass --wait SECONDS") from exc
     try:
-        return _refresh_locked(paths, db_path, rules, force, step, label, remote, strict, record_initial, no_rules,
-                               jobs)
+        with fewer_collections():  # the collection stays alive to the end: full GC passes only cost (gc_policy.py)
+            return _refresh_locked(paths, db_path, rules, force, step, label, remote, strict, record_initial,
+                                   no_rules, jobs)
     finally:
         lock.release()
 

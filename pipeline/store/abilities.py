@@ -94,7 +94,10 @@ def parse_faces(faces: Sequence[tuple[str, str | None, str]]) -> list[Parsed]:
 
 
 def _worker_start() -> None:
+    from pipeline.gc_policy import use_in_this_process
     from pipeline.parse.grammar import get_parser
+
+    use_in_this_process()  # fewer cyclic GC passes over the grammar and the ASTs being built
 
     get_parser()  # load the cached grammar once per worker, before the first chunk
 
