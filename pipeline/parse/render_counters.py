@@ -159,3 +159,12 @@ def render_enters_with(e: A.EntersWith, **_) -> str:
     tapped = " tapped" if e.tapped else ""
     on = "them" if plural else "it"
     return f"{render(subj, role='subject')} {verb}{tapped} with {what} on {on}{tails[0] if len(tails) == 1 else ''}"
+
+
+@renders_verb("quantity:counters")
+def render_counter_quantity(a: A.Action, **_) -> str:
+    """"the number of +1/+1 counters on ~" (a quantity, CR 107.1)."""
+    extra_keys(a, {"counter"})
+    if a.obj is None or a.subject is not None or a.amount is not None:
+        raise NotRendered("Action:quantity:counters")
+    return f"the number of {counter_word(a.extra.get('counter'))} counters on {render(a.obj)}"

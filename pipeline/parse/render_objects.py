@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pipeline.parse import ast as A
 from pipeline.parse.lexicon import is_object_word
-from pipeline.parse.render import NotRendered, render, renders
+from pipeline.parse.render import NotRendered, render, renders, renders_verb
 
 NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
                 "fifteen sixteen seventeen eighteen nineteen twenty").split()
@@ -45,6 +45,8 @@ def counted(amount: A.Amount, singular: str, plural: str) -> str:
     """"a card" / "two cards" / "X cards" (CR 107.1: numbers in words for object counts)."""
     if amount is not None and amount.kind == "fixed" and amount.value == 1 and amount.ref is None:
         return f"{article(singular)} {singular}"
+    if amount is not None and amount.kind == "equal_to":  # "cards equal to the number of …" (CR 107.1)
+        return f"{plural} equal to {quantity(amount)}"
     return f"{amount_number(amount)} {plural}"
 
 
@@ -81,6 +83,44 @@ POSTS = {
     "you_cast": "you cast",
 }
 
+#: "the exiled card", "the sacrificed creature" (objects.lark q_the_exiled: the participle is its form)
+THE_PARTICIPLES = ("exiled", "enchanted", "milled", "sacrificed", "revealed", "discarded", "chosen")
+
+#: quantities that count no object (Action("quantity:<name>") as an Amount's ref) → their wording
+QUANTITY_WORDS = {
+    "opponents_you_have": "the number of opponents you have",  # CR 102.2
+    "life_gained_this_turn": "the amount of life you gained this turn",  # CR 119.3
+    "life_lost_this_way": "the life lost this way",
+    "damage_dealt_this_way": "the damage dealt this way",  # CR 120
+    "damage_prevented_this_way": "the damage prevented this way",  # CR 615.5
+}
+
+
+def _render_quantity(a: A.Action, **_) -> str:
+    """A quantity named by its verb (``quantity:<name>``, :data:`QUANTITY_WORDS`); "the number of
+    times ~ was kicked" (CR 702.33); "your devotion to black [and red]" (CR 700.5)."""
+    from pipeline.parse.lexicon import COLORS
+    from pipeline.parse.render import extra_keys
+
+    name = a.verb.partition(":")[2]
+    if a.subject is not None or a.amount is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    if name == "devotion":
+        extra_keys(a, {"colors"})
+        colors = a.extra.get("colors") or []
+        if a.obj is not None or not 1 <= len(colors) <= 2 or any(c not in COLORS and c != "that color" for c in colors):
+            raise NotRendered("Action:quantity:devotion")
+        return "your devotion to " + " and ".join(colors)
+    extra_keys(a, set())
+    if name == "times_kicked":
+        if a.obj is None:
+            raise NotRendered("Action:quantity:times_kicked")
+        return f"the number of times {render_obj(a.obj, role='subject')} was kicked"
+    if name not in QUANTITY_WORDS or a.obj is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    return QUANTITY_WORDS[name]
+
+
 #: renderers of objects that name part of a zone, by their first qualifier's rule name
 #: ("top_cards", "poss_zone"), registered by render_zones (zones.lark)
 OBJ_FORMS: dict = {}
@@ -104,6 +144,12 @@ def _stat(q: str) -> str:
 def quantity(amount: A.Amount) -> str:
     """An ``equal_to`` amount's quantity: "its power" (a stat object) or "the number of
     creatures you control" (a counted object), CR 107.1."""
+    if amount is not None and amount.kind == "equal_to" and isinstance(amount.value, int) and amount.ref is not None:
+        # "2 plus the number of cards named ~ in all graveyards", "1 plus the exiled creature's mana value"
+        return f"{amount.value} plus " + quantity(A.Amount("equal_to", ref=amount.ref))
+    if amount is not None and amount.kind == "equal_to" and amount.value is None and isinstance(amount.ref, A.Action) \
+            and amount.ref.verb.startswith("quantity:"):
+        return render(amount.ref)
     if amount is None or amount.kind != "equal_to" or amount.value is not None or not isinstance(amount.ref, A.Obj):
         raise NotRendered(f"Amount:{getattr(amount, 'kind', None)}")
     ref = amount.ref
@@ -358,6 +404,8 @@ def render_obj(obj: A.Obj, role: str = "object", prep: str | None = None, **_) -
             parts.append(amount_number(obj.count))
         elif q == "n_or_more":
             parts += [amount_number(obj.count), "or more"]
+        elif q.startswith("the_exiled:") and q[len("the_exiled:"):] in THE_PARTICIPLES:
+            parts.append("the " + q[len("the_exiled:"):])  # "the sacrificed creature"
         else:
             raise NotRendered(f"Obj:quantifier={q}")
     elif obj.count is not None:
@@ -375,3 +423,6 @@ def render_obj(obj: A.Obj, role: str = "object", prep: str | None = None, **_) -
 def render_amount(amount: A.Amount, **_) -> str:
     """A bare amount: number word or X (contexts needing digits call :func:`amount_number`)."""
     return amount_number(amount)
+
+
+renders_verb("quantity:devotion", "quantity:times_kicked", *("quantity:" + n for n in QUANTITY_WORDS))(_render_quantity)

@@ -390,7 +390,7 @@ class ToAst(CounterRules, CopyRules, EffectRules, ZoneRules, ObjectRules, Keywor
             return A.Amount(kind, ref=ref if ref is not None else A.Text(self._t(meta)), text=self._t(meta))
         return f
 
-    for _n in ("life_gained", "number_of", "stat", "stat_sacrificed", "devotion", "amount_of", "that_much", "its_stat",
+    for _n in ("number_of", "stat", "devotion", "amount_of", "that_much", "its_stat",
                "greatest", "total", "twice", "half", "plus", "damage", "life"):
         locals()["qt_" + _n] = _qt(_n)
     del _n
@@ -401,10 +401,6 @@ class ToAst(CounterRules, CopyRules, EffectRules, ZoneRules, ObjectRules, Keywor
         n = _first(ch, A.Amount)
         inner = next((c for c in ch if isinstance(c, A.Amount) and c is not n), None)
         return A.Amount("equal_to", value=n.value if n else None, ref=inner.ref if inner else None, text=self._t(meta))
-
-    def qt_devotion(self, meta, ch):
-        rest = self._rest_text(ch)
-        return A.Amount("equal_to", ref=A.Text("devotion to " + rest), text=self._t(meta))
 
     def where_x(self, meta, ch):
         return A.WhereX("X", ch[0] if ch else A.Text(self._t(meta)))

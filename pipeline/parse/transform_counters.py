@@ -100,3 +100,10 @@ class CounterRules(Transformer):
 
     def p_with_any_counter(self, meta, ch):
         return self._with_counter(ch, "it")
+
+    def qt_counters_on(self, meta, ch):
+        """"the number of +1/+1 counters on ~" (CR 107.1): Amount(equal_to) of
+        ``Action("quantity:counters", obj, extra={"counter"})``."""
+        return A.Amount("equal_to", ref=A.Action("quantity:counters", obj=_first(ch, A.Obj),
+                                                 extra={"counter": _kind(ch)}, text=self._t(meta)),
+                        text=self._t(meta))

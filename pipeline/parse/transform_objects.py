@@ -73,18 +73,47 @@ class ObjectRules(Transformer):
 
 
     # ------------------------------------------------------------ quantities
-    def qt_counters_on(self, meta, ch):
-        t = self._t(meta)
-        return A.Amount("equal_to", ref=A.Text(t[len("the number of "):]), text=t)
+    # Quantities that count no object are Amount(equal_to, ref=Action("quantity:<name>")), rendered
+    # by render_objects (quantity:*): the name is the structure, the wording is fixed per name.
+    def _quantity(self, meta, name: str, obj=None, **extra):
+        return A.Amount("equal_to", ref=A.Action("quantity:" + name, obj=obj, extra=extra, text=self._t(meta)),
+                        text=self._t(meta))
 
     def qt_damage_prevented(self, meta, ch):  # CR 615.5: an effect referring to the damage prevented
-        return A.Amount("equal_to", ref=A.Text("damage prevented this way"), text=self._t(meta))
+        return self._quantity(meta, "damage_prevented_this_way")
 
     def qt_times_kicked(self, meta, ch):  # CR 702.33 kicker
-        return A.Amount("equal_to", ref=A.Text("times kicked"), text=self._t(meta))
+        return self._quantity(meta, "times_kicked", obj=_first(ch, A.Obj) or A.Obj("self", None, ["~"], "~"))
 
-    def qt_opponents(self, meta, ch):
-        return A.Amount("equal_to", ref=A.Text("opponents you have"), text=self._t(meta))
+    def qt_opponents(self, meta, ch):  # CR 102.2
+        return self._quantity(meta, "opponents_you_have")
+
+    def qt_life_gained_this_turn(self, meta, ch):  # CR 119.3
+        return self._quantity(meta, "life_gained_this_turn")
+
+    def qt_life_lost_this_way(self, meta, ch):
+        return self._quantity(meta, "life_lost_this_way")
+
+    def qt_damage_dealt_this_way(self, meta, ch):  # CR 120
+        return self._quantity(meta, "damage_dealt_this_way")
+
+    def qt_devotion_colors(self, meta, ch):  # CR 700.5 devotion to one or two colors
+        colors = [str(c).lower() for c in ch if getattr(c, "type", None) == "COLOR"]
+        return self._quantity(meta, "devotion", colors=colors)
+
+    def qt_devotion_that_color(self, meta, ch):  # CR 700.5 ("that color": one chosen earlier)
+        return self._quantity(meta, "devotion", colors=["that color"])
+
+    def qt_stat_sacrificed(self, meta, ch):
+        """"the sacrificed creature's power" (CR 208, 202.3 as last known, CR 608.2h): an Obj with
+        quantifier ``the_exiled:sacrificed`` and the characteristic as ``stat:<name>``."""
+        words = next((c for c in ch if isinstance(c, list)), [])
+        stat = "mana value" if "value" in self._lits else "toughness" if "toughness" in self._lits else "power"
+        self._form_used = True
+        low = self._t(meta)
+        obj = A.Obj("the_exiled:sacrificed", None, list(words), low[:low.lower().rindex("'s")].rstrip(),
+                    ["stat", "stat:" + stat])
+        return A.Amount("equal_to", ref=obj, text=self._t(meta))
 
     def qt_result(self, meta, ch):  # the result of a die roll or a coin flip (CR 706)
         return A.Amount("equal_to", ref=A.Text("result"), text=self._t(meta))
