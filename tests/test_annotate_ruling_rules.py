@@ -23,8 +23,8 @@ pytestmark = pytest.mark.corpus
 GOLD = Path(__file__).parent / "data" / "ruling_rules_gold" / "gold.csv"
 # Floors on the report part: the figures last measured (docs/annotate.md), rounded down. The issue's targets are 0.90 / 0.85 /
 # 0.80: precision and recall are not met yet.
-TOP1_PRECISION_FLOOR = 0.88
-TOP3_RECALL_FLOOR = 0.58
+TOP1_PRECISION_FLOOR = 0.91
+TOP3_RECALL_FLOOR = 0.59
 NONE_FLOOR = 0.91
 
 
@@ -144,3 +144,34 @@ def test_phrase_table_names_rules_of_the_cr():
     phrases = load_phrases(known=known)
     assert len(phrases) >= 50
     assert any(p.none for p in phrases)
+
+
+def test_phrase_families_name_their_rule():
+    """A ``NNN*`` row (the best subrule of one CR rule) says in its reason which rule it means, by the rule's
+    title: a renumbering between CR editions (day and night moved from 726 to 730, now Restarting the Game)
+    then shows as a mismatch instead of silently sending every day/night ruling to the wrong rule."""
+    cr = load_comprehensive_rules(RULES_TXT)
+    titles = {r.rule: r.title for r in cr.rules if r.title}
+    families = [(p, r.removesuffix("*")) for p in load_phrases(known={x.rule for x in cr.rules})
+                for r in p.rules if r.endswith("*") and "." not in r]
+    assert len(families) >= 10
+    for phrase, rule in families:
+        title = titles[rule].lower().removeprefix("the ")
+        assert title in phrase.reason.lower(), (rule, titles[rule], phrase.reason)
+
+
+def test_judged_sample_is_well_formed(mtgjson_db):
+    """tests/data/ruling_rules_sample_judged.csv: 50 ruling_rules rows of the corpus drawn with
+    random.Random(20261202) and judged by hand against the CR text (docs/annotate.md): each names a
+    corpus ruling with its text, a rule of the CR and a verdict from the closed list."""
+    path = GOLD.parent.parent / "ruling_rules_sample_judged.csv"
+    with path.open(encoding="utf-8", newline="") as fh:
+        judged = list(csv.DictReader(fh))
+    assert len(judged) == 50
+    known = {r.rule for r in load_comprehensive_rules(RULES_TXT).rules}
+    comments = dict(rows(mtgjson_db, "SELECT ruling_id, comment FROM rulings WHERE ruling_id IN (SELECT unnest(?))",
+                         [[j["ruling_id"] for j in judged]]))
+    for j in judged:
+        assert j["verdict"] in ("right", "related", "wrong") and j["note"], j
+        assert j["rule"] in known and j["how"] in HOWS and 1 <= int(j["rank"]) <= 3, j
+        assert comments.get(j["ruling_id"]) == j["comment"], j["ruling_id"]
