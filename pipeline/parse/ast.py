@@ -244,9 +244,39 @@ class ManaSymbol(Node):
 class ManaRestriction(Node):
     """A rider on produced mana. kind: spend_only ("Spend this mana only …", CR 106.6),
     persist ("you don't lose this mana as steps and phases end"), rider (any other
-    "When you spend this mana …" / "If that mana is spent …" clause). text: wording."""
+    "When you spend this mana …" / "If that mana is spent …" clause). text: wording.
+    uses: for spend_only, what the mana may be spent on (:class:`ManaUse` list, empty when
+    the grammar could not read it); negated: "This mana can't be spent to …" (the uses are
+    forbidden, not the only ones allowed); joins: the separators between the uses ("," "or"
+    "and" "and/or" ", or" ", and"); duration: for persist, how long the mana stays ("Until end
+    of turn, you don't lose this mana as steps and phases end", CR 106.4, 500.5)."""
     kind: str
     text: str
+    uses: list["ManaUse"] = field(default_factory=list)
+    negated: bool = False
+    joins: list[str] = field(default_factory=list)
+    duration: Node | None = None
+
+
+#: Closed list of what spend-restricted mana may be spent on (``ManaUse.purpose``, CR 106.6):
+#: casting spells (CR 601), activating abilities (CR 602), paying a cost that contains a mana
+#: symbol (CR 118), turning a permanent face up (CR 702.37e, 708.8), paying a keyword's cost.
+MANA_USE_PURPOSES = ("cast", "activate", "cost_contains", "turn_face_up", "pay_keyword_cost")
+
+
+@dataclass
+class ManaUse(Node):
+    """One thing restricted mana may (or, ``ManaRestriction.negated``, may not) be spent on
+    (CR 106.6): ``purpose`` one of :data:`MANA_USE_PURPOSES`; ``obj`` the spell, ability or
+    permanent (Obj), or for ``pay_keyword_cost`` a :class:`Keyword` naming the cost;
+    ``symbols`` the mana symbols of ``cost_contains``; ``to``: the use is written with "to"
+    ("to cast …"; after a conjunction "or to activate …" vs "or activate …"); ``plural``: a
+    keyword cost in the plural ("to pay cumulative upkeep costs")."""
+    purpose: str
+    obj: Node | None = None
+    symbols: list["ManaSymbol"] = field(default_factory=list)
+    to: bool = True
+    plural: bool = False
 
 
 @dataclass
@@ -274,6 +304,8 @@ class AddMana(Node):
     production replaces the ability's first one under the sentence's condition).
     of_type: True when the wording says "type" ("of any type", "any type that a land …
     could produce"): colorless mana is possible (CR 106.7); False for "color".
+    player_obj: the player who adds the mana as an object (Obj: "that player", "a player of
+    your choice"), when ``player`` is set (``player`` keeps its wording for older readers).
     """
     production: str
     symbols: list[ManaSymbol] = field(default_factory=list)
@@ -288,6 +320,7 @@ class AddMana(Node):
     text: str = ""
     of_type: bool = False
     instead: bool = False
+    player_obj: Node | None = None
 
 
 # --------------------------------------------------------------------------- costs

@@ -51,7 +51,7 @@ from pipeline.parse.lexer import WordLexer
 GRAMMAR_FILES = ("common.lark", "types.lark", "mana.lark", "costs.lark", "objects.lark",
                  "keywords_cr.lark", "keywords.lark", "triggers.lark", "effects.lark", "zones.lark", "counters.lark", "conditions.lark", "copy.lark", "statics.lark",
                  "replacement.lark", "abilities.lark")
-STARTS = ("start_cost", "start_keywords", "start_trigger", "start_sentence", "start_loyalty", "start_altcost", "start_lead")
+STARTS = ("start_cost", "start_keywords", "start_trigger", "start_sentence", "start_loyalty", "start_altcost", "start_lead", "start_spend")
 GRAMMAR_MAJOR = "1"
 
 #: How many grammar cache files (``oracle-*.pickle``) to keep in the cache dir after a new one is written.

@@ -88,7 +88,7 @@ LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "blocking": tuple(("BLOCKINGREL", (w,)) for w in ("it", "~", "or", "him", "them")),
     # "or" joining two conditions/events after an object (conditions.lark): "you control a Desert or there is …"
     "or": tuple(("ORV", (w,)) for w in ("there", "controlled", "cast", "casts", "you", "on",
-                                                "dies", "activate", "activates", "discards")),
+                                                "dies", "activate", "activates", "discards", "to")),
     "cast": (("CASTTW", ("this", "way")),),                           # "a spell cast this way" (obj_post)
 }
 

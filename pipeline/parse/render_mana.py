@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 
 from pipeline.parse import ast as A
-from pipeline.parse.render import NotRendered, render, renders
-from pipeline.parse.render_objects import amount_number
+from pipeline.parse.render import NotRendered, extra_keys, render, renders, renders_verb
+from pipeline.parse.lexicon import is_counter_kind
+from pipeline.parse.render_objects import amount_number, article, is_plural, number_word, quantity
 
 _SYMBOL_RE = re.compile(r"^\{(?:\d+|[WUBRGCSXYZTQE]|H[WUBRG]|[WUBRGC2]/[WUBRGCP]|[WUBRG]/[WUBRG]/P)\}$")
 
@@ -37,14 +38,57 @@ def one_of(options: list[list[A.ManaSymbol]]) -> str:
 
 
 def _mana_count(amount: A.Amount | None) -> str:
-    """"one mana" / "two mana" / "X mana" (CR 106.1)."""
+    """"one mana" / "two mana" / "X mana" (CR 106.1, 107.3); a for-each amount counts per object."""
+    if amount is not None and amount.kind == "for_each" and amount.value is not None:
+        return number_word(amount.value) + " mana"
+    if amount is not None and amount.kind == "x" and amount.variable:
+        return amount.variable + " mana"
     return amount_number(amount) + " mana"
+
+
+def _for_each_ref(ref) -> str:
+    """What a for-each amount counts: an object ("creature you control", "Elf on the
+    battlefield"), or counters ("charge counter on ~", "storage counter removed this way")."""
+    if not isinstance(ref, A.Obj):
+        raise NotRendered("Amount:for_each")
+    if ref.words == ["counter"] and ref.quantifier is None and len(ref.qualifiers) == 2:
+        kind = ref.qualifiers[0].partition(":")[2] if ref.qualifiers[0].startswith("counter:") else ""
+        if not is_counter_kind(kind):
+            raise NotRendered("counter_kind")
+        where = {"on:~": "on ~", "on:it": "on it", "removed_this_way": "removed this way"}.get(ref.qualifiers[1])
+        if where is None:
+            raise NotRendered("Amount:for_each_counter")
+        return f"{kind} counter {where}"
+    return render(ref, prep="in")
+
+
+def _tail(amount: A.Amount | None) -> str:
+    """The amount's words after the production: " for each …" (CR 107.1), ", where X is …"
+    (CR 107.3a); "" for a plain number."""
+    if amount is None:
+        raise NotRendered("Amount:None")
+    if amount.kind == "for_each":
+        return " for each " + _for_each_ref(amount.ref)
+    if amount.kind == "x" and amount.ref is not None:
+        return ", where X is " + quantity(amount.ref)
+    return ""
+
+
+def _plain(amount: A.Amount | None) -> A.Amount | None:
+    """The count itself of an amount whose tail is written apart (a where-X or per-object count)."""
+    if amount is not None and amount.kind == "x" and amount.ref is not None:
+        return A.Amount("x", variable=amount.variable)
+    return amount
 
 
 def _production(add: A.AddMana) -> str:
     p = add.production
     amt = add.amount
     if p == "fixed":
+        if amt is not None and amt.kind == "for_each" and amt.value is None:
+            return symbols(add.symbols) + _tail(amt)  # "Add {G} for each Elf you control"
+        if amt is not None and amt.kind == "equal_to" and amt.value is None:
+            return f"an amount of {symbols(add.symbols)} equal to {quantity(amt)}"  # CR 202.3 mana value
         if amt is None or not (amt.kind == "fixed" and amt.value == 1):
             raise NotRendered("AddMana:fixed_amount")
         return symbols(add.symbols)
@@ -52,40 +96,134 @@ def _production(add: A.AddMana) -> str:
         if amt is None or not (amt.kind == "fixed" and amt.value == 1):
             raise NotRendered("AddMana:one_of_amount")
         return one_of(add.options)
+    tail = _tail(amt)
+    count = _mana_count(_plain(amt))
     if p == "chosen_color" and len(add.options) == 1 and add.source is None:
         # "{G} or one mana of the chosen color" (Thriving lands; CR 106.7)
-        return f"{symbols(add.options[0])} or {_mana_count(amt)} of the chosen color"
+        return f"{symbols(add.options[0])} or {count} of the chosen color" + tail
+    if p == "combination" and add.options and add.source is None and all(len(o) == 1 for o in add.options):
+        # "two mana in any combination of {R} and/or {G}" (CR 106.1)
+        syms = [symbols(o) for o in add.options]
+        if len(syms) < 2:
+            raise NotRendered("AddMana:combination")
+        lst = (f"{syms[0]} and/or {syms[1]}" if len(syms) == 2
+               else ", ".join(syms[:-1]) + f", and/or {syms[-1]}")
+        return f"{count} in any combination of {lst}" + tail
+    if p == "could_produce" and isinstance(add.source, A.Obj) and not add.options:
+        # "one mana of any color that a land an opponent controls could produce" (CR 106.7)
+        what = "type" if add.of_type else "color"
+        return f"{count} of any {what} that {render(add.source, role='subject')} could produce" + tail
     if add.options or add.source is not None:
         raise NotRendered(f"AddMana:{p}")
     if p == "any_color":
         if add.any_one_color:
-            return _mana_count(amt) + " of any one color"
+            return count + " of any one color" + tail
         if add.different:
-            return _mana_count(amt) + " of different colors"
-        return _mana_count(amt) + " of any color"
+            return count + " of different colors" + tail
+        return count + " of any color" + tail
     if p == "any_type":
-        return _mana_count(amt) + " of any type"
+        return count + " of any type" + tail
     if p == "combination":
-        return _mana_count(amt) + " in any combination of colors"
+        return count + " in any combination of colors" + tail
     if p == "chosen_color":
-        return _mana_count(amt) + " of the chosen color"
+        return count + " of the chosen color" + tail
     if p == "commander_identity":
-        return _mana_count(amt) + " of any color in your commander's color identity"
+        return count + " of any color in your commander's color identity" + tail
     raise NotRendered(f"AddMana:{p}")
 
 
 @renders(A.AddMana)
 def render_add(add: A.AddMana, **_) -> str:
-    """"Add {G}" / "Add {R} or {G}" / "Add two mana of any one color" (CR 106.3)."""
-    if add.player is not None or add.additional or add.instead or add.of_type and add.production != "any_type":
+    """"Add {G}" / "Add {R} or {G}" / "Add two mana of any one color" / "that player adds {G}{G}"
+    / "add {C}{C} instead" (CR 106.3, 106.6, 614.1a)."""
+    if add.of_type and add.production not in ("any_type", "could_produce"):
         raise NotRendered("AddMana:rider")
-    out = "Add " + _production(add)
+    if add.player is not None:
+        if not isinstance(add.player_obj, A.Obj):
+            raise NotRendered("AddMana:rider")
+        verb = f"{render(add.player_obj, role='subject')} adds "
+    else:
+        verb = "Add "
+    out = verb + ("an additional " if add.additional else "") + _production(add)
+    if add.instead:
+        out += " instead"
     for r in add.restrictions:
         out += ". " + render(r)
     return out
 
 
+_JOIN_WORDS = frozenset({",", "or", "and", "and/or", ", or", ", and"})
+
+
 @renders(A.ManaRestriction)
 def render_restriction(r: A.ManaRestriction, **_) -> str:
-    # the restriction's wording is kept only as text: not structured yet
-    raise NotRendered(f"ManaRestriction:{r.kind}")
+    """CR 106.6: "Spend this mana only to cast creature spells or activate abilities of
+    creatures." / "This mana can't be spent to cast nonartifact spells." — from the uses."""
+    if r.kind == "persist" and r.duration is not None and not r.uses:
+        # CR 106.4: "Until end of turn, you don't lose this mana as steps and phases end"
+        dur = render(r.duration)
+        return dur[:1].upper() + dur[1:] + ", you don't lose this mana as steps and phases end"
+    if r.kind != "spend_only" or not r.uses or len(r.joins) != len(r.uses) - 1:
+        raise NotRendered(f"ManaRestriction:{r.kind}")
+    out = "This mana can't be spent " if r.negated else "Spend this mana only "
+    for i, use in enumerate(r.uses):
+        if i:
+            j = r.joins[i - 1]
+            if j not in _JOIN_WORDS:
+                raise NotRendered("ManaRestriction:join")
+            out += j + " " if j == "," else " " + j + " "
+        out += render(use)
+    return out
+
+
+def _keyword_name(node) -> str:
+    from pipeline.parse.lexicon import is_keyword
+
+    if not isinstance(node, A.Keyword) or not is_keyword(node.name):
+        raise NotRendered("ManaUse:keyword")
+    return node.name
+
+
+@renders(A.ManaUse)
+def render_use(u: A.ManaUse, **_) -> str:
+    """One use of restricted mana (CR 106.6): "to cast a creature spell", "activate abilities
+    of artifacts", "on costs that contain {X}", "to turn permanents face up"."""
+    to = "to " if u.to else ""
+    p = u.purpose
+    if p in ("cast", "activate") and u.obj is not None and not u.symbols:
+        return f"{to}{p} {render(u.obj)}"
+    if p == "turn_face_up" and u.obj is not None:
+        return f"{to}turn {render(u.obj)} face up"
+    if p == "cost_contains" and u.obj is None:
+        if u.plural and not u.to:
+            return "on costs that contain " + symbols(u.symbols)
+        if not u.plural:
+            return f"{to}pay a cost that contains " + symbols(u.symbols)
+    if p == "pay_keyword_cost" and not u.symbols:
+        name = _keyword_name(u.obj)
+        return f"{to}pay {name} costs" if u.plural else f"{to}pay {article(name)} {name} cost"
+    raise NotRendered(f"ManaUse:{p}")
+
+
+# --------------------------------------------------------------------------- tapped for mana
+@renders_verb("event:tapped_for_mana")
+def render_tapped_for_mana(a: A.Action, **_) -> str:
+    """CR 106.12a: "[a permanent] is tapped for mana" (a trigger event)."""
+    extra_keys(a, set())
+    if a.obj is None or a.amount is not None or a.subject is not None:
+        raise NotRendered("Action:event:tapped_for_mana")
+    return f"{render(a.obj, role='subject')} is tapped for mana"
+
+
+@renders_verb("event:tap_for_mana")
+def render_tap_for_mana(a: A.Action, **_) -> str:
+    """CR 106.12: "[a player] taps [a permanent] for mana" (a trigger event)."""
+    extra_keys(a, {"objects", "form"})
+    objs = a.extra.get("objects") or []
+    if a.obj is None or a.amount is not None or len(objs) != 1:
+        raise NotRendered("Action:event:tap_for_mana")
+    third = not (isinstance(a.obj, A.Obj) and a.obj.quantifier == "you") and not is_plural(a.obj)
+    form = a.extra.get("form")
+    if form is not None and form != (["tap"] if not third else ["taps"]) and form != ["tap"]:
+        raise NotRendered("Action:event:tap_for_mana+form")
+    return f"{render(a.obj, role='subject')} {'taps' if third else 'tap'} {render(objs[0])} for mana"

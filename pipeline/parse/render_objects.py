@@ -241,6 +241,13 @@ def _post(q: str, words: list[str], prep: str | None = None, form: str | None = 
         if amount is None:
             raise NotRendered("Obj:post=with_counter")
         return f"with {counters(amount, kind)} on {pronoun}"
+    if name in ("of_a", "of") and arg:
+        # "abilities of an artifact source" / "abilities of artifacts" (CR 113.8: an ability's source)
+        words = arg.split(",")
+        if not all(is_object_word(w) for w in words):
+            raise NotRendered(f"Obj:post={name}")
+        text = " ".join(words)
+        return f"of {article(text)} {text}" if name == "of_a" else f"of {text}"
     if name == "this_way" and arg in ("countered", "revealed", "exiled", "discarded", "milled",
                                       "sacrificed", "destroyed", "returned", "tapped", "chosen", "drawn"):
         return f"{arg} this way"
@@ -256,7 +263,9 @@ def descriptor(words: list[str]) -> str:
         if w in ("or", "and", "and/or"):
             items.append([])
             seps.append(w)
-        elif is_object_word(w) or (w in QUANTIFIERS and not items[-1]) or w in ("a", "an"):
+        elif (is_object_word(w) or (w in QUANTIFIERS and not items[-1]) or w in ("a", "an")
+              or (" " in w and all(is_object_word(p) or p in ("and", "or") for p in w.split()))):
+            # (a type word of several words: "instant and sorcery", statics.lark)
             items[-1].append(w)
         else:
             raise NotRendered("Obj:word")

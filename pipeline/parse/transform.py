@@ -20,6 +20,7 @@ from pipeline.parse.transform_copy import CopyRules
 from pipeline.parse.transform_counters import CounterRules, _Counter
 from pipeline.parse.transform_effects import EffectRules
 from pipeline.parse.transform_keywords import KeywordRules
+from pipeline.parse.transform_mana import ManaRules
 from pipeline.parse.transform_objects import ObjectRules
 from pipeline.parse.transform_replacement import ReplacementRules
 from pipeline.parse.transform_statics import StaticRules
@@ -87,7 +88,7 @@ def _flat_syms(children) -> list[A.ManaSymbol]:
 
 
 @v_args(meta=True)
-class ToAst(CounterRules, CopyRules, EffectRules, ZoneRules, ObjectRules, KeywordRules, ReplacementRules,
+class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, ObjectRules, KeywordRules, ReplacementRules,
             StaticRules, ConditionRules, Transformer):
     """Transform one parse tree of ``text`` (the lower-cased segment) given ``orig`` (the
     same segment in original case, same length) into AST nodes."""
@@ -373,7 +374,7 @@ class ToAst(CounterRules, CopyRules, EffectRules, ZoneRules, ObjectRules, Keywor
                "defending_controls", "they_control", "its_controller_controls", "zone", "battlefield",
                "power", "toughness", "mv", "greatest", "with_keyword", "without_keyword",
                "chosen", "your_choice", "named", "attacking_you", "blocking", "thats", "isnt", "attacked",
-               "dealt_damage", "dealt_damage_by", "that_targets", "this_way", "in_party", "of_a", "other_than", "attached", "attached_to_it", "exiled_with", "of_that_type",
+               "dealt_damage", "dealt_damage_by", "that_targets", "this_way", "in_party", "other_than", "attached", "attached_to_it", "exiled_with", "of_that_type",
                "youve_cast", "could_target", "from_source", "not_cast", "crewed_it", "chosen_name"):
         locals()["p_" + _n] = _post(_n)
     for _n in ("your_graveyard", "a_graveyard", "graveyards", "your_hand", "your_library", "exile",
@@ -501,7 +502,18 @@ class ToAst(CounterRules, CopyRules, EffectRules, ZoneRules, ObjectRules, Keywor
                          amount=A.Amount("equal_to", ref=A.Text("that much"), text="that much"))
 
     def at_for_each_counter(self, meta, ch):
-        return A.Amount("for_each", ref=A.Text(self._t(meta)[len("for each "):]), text=self._t(meta))
+        """"for each charge counter on ~" / "… removed this way" → Amount(for_each, ref=Obj(words
+        ["counter"], qualifiers ["counter:<kind>", "on:~" | "on:it" | "removed_this_way"]))."""
+        ck = next((c for c in ch if isinstance(c, _Counter)), None)
+        on = _first(ch, A.Obj)
+        quals = ["counter:" + (ck.kind if ck else "")]
+        if on is not None:
+            quals.append("on:~" if on.quantifier == "self" and not on.qualifiers else
+                         "on:it" if on.quantifier == "it" and not on.qualifiers else "on:" + on.text)
+        else:
+            quals.append("removed_this_way")
+        t = self._t(meta)
+        return A.Amount("for_each", ref=A.Obj(None, None, ["counter"], t[len("for each "):], quals), text=t)
 
     def at_equal_to(self, meta, ch):
         a = _first(ch, A.Amount)
@@ -518,6 +530,8 @@ class ToAst(CounterRules, CopyRules, EffectRules, ZoneRules, ObjectRules, Keywor
                                                and c.kind in ("equal_to", "for_each")):
                     m.amount = c  # "an amount of mana of that color equal to …" (Nykthos): the tail defines it
                 else:
+                    if c.kind == "for_each" and m.amount is not None and m.amount.kind == "fixed" and c.value is None:
+                        c.value = m.amount.value  # "add three mana … for each …": three per object
                     m.amount = c if m.amount is None else m.amount
                     if c.kind == "for_each":
                         m.amount = c
@@ -538,14 +552,15 @@ class ToAst(CounterRules, CopyRules, EffectRules, ZoneRules, ObjectRules, Keywor
 
     def add_player(self, meta, ch):
         p = _first(ch, A.Obj)
-        return self._add(meta, [c for c in ch if c is not p], player=p.text if p else None)
+        m = self._add(meta, [c for c in ch if c is not p], player=p.text if p else None)
+        m.player_obj = p
+        return m
 
     def add_additional(self, meta, ch):
         p = _first(ch, A.Obj)
-        return self._add(meta, [c for c in ch if c is not p], player=p.text if p else None, additional=True)
-
-    def spend_only(self, meta, ch):
-        return A.ManaRestriction("spend_only", self._t(meta))
+        m = self._add(meta, [c for c in ch if c is not p], player=p.text if p else None, additional=True)
+        m.player_obj = p
+        return m
 
     def mana_rider(self, meta, ch):
         return A.ManaRestriction("rider", self._t(meta))

@@ -1,0 +1,141 @@
+"""Transformer rules for ``grammar/mana.lark``: spend restrictions of produced mana (CR 106.6).
+
+:class:`ManaRules` is a mixin of :class:`pipeline.parse.transform.ToAst` (which inherits it);
+every method takes ``(meta, children)`` like ``ToAst``'s and returns nodes of
+:mod:`pipeline.parse.ast`:
+
+* ``spend_only`` / ``spend_not`` → :class:`~pipeline.parse.ast.ManaRestriction` (kind
+  ``spend_only``). The grammar reads "Spend this mana only" / "This mana can't be spent" and
+  keeps the rest as ``REST`` (so a restriction the grammar cannot read still attaches to its
+  ``AddMana`` and the line's mana stays known, CR 106.6); that rest is then parsed with the
+  start symbol ``start_spend`` (``spend_uses``) into :class:`~pipeline.parse.ast.ManaUse`
+  nodes. When it does not parse, ``uses`` stays empty and the restriction does not render.
+* ``sj_*`` → the separator words between uses; ``su_*``/``sw_*`` → :class:`ManaUse`.
+"""
+
+from __future__ import annotations
+
+from lark import Token, Transformer, v_args
+
+from pipeline.parse import ast as A
+
+#: separator rule → its words (``ManaRestriction.joins``)
+_JOINS = {"sj_comma": ",", "sj_or": "or", "sj_and": "and", "sj_andor": "and/or",
+          "sj_comma_or": ", or", "sj_comma_and": ", and"}
+
+
+def _first(children, cls):
+    for c in children:
+        if isinstance(c, cls):
+            return c
+    return None
+
+
+class _Join(str):
+    """Internal: a separator between two uses."""
+
+
+@v_args(meta=True)
+class ManaRules(Transformer):
+    """Mixin with the spend-restriction rules of ``grammar/mana.lark`` (module docstring)."""
+
+    def _spend_restriction(self, meta, ch, negated: bool) -> A.ManaRestriction:
+        r = A.ManaRestriction("spend_only", self._t(meta), negated=negated)
+        rest = self._rest_text(ch)
+        if rest:
+            from pipeline.parse.parser import parse_segment  # lazy: the parser imports this module
+
+            parsed = parse_segment("start_spend", rest)
+            if isinstance(parsed, tuple):
+                r.uses, r.joins = parsed
+        return r
+
+    def spend_only(self, meta, ch):
+        """"Spend this mana only to cast creature spells." (CR 106.6)"""
+        return self._spend_restriction(meta, ch, negated=False)
+
+    def spend_not(self, meta, ch):
+        """"This mana can't be spent to cast nonartifact spells." (CR 106.6)"""
+        return self._spend_restriction(meta, ch, negated=True)
+
+    def mana_persist_steps(self, meta, ch):
+        """"Until end of turn, you don't lose this mana as steps and phases end." (CR 106.4:
+        mana empties from the pool at the end of each step and phase; this effect stops that)."""
+        dur = _first(ch, A.Node)
+        return A.ManaRestriction("persist", self._t(meta), duration=dur)
+
+    def start_spend(self, meta, ch):
+        return ch[0]
+
+    def spend_uses(self, meta, ch):
+        uses = [c for c in ch if isinstance(c, A.ManaUse)]
+        joins = [str(c) for c in ch if isinstance(c, _Join)]
+        return uses, joins
+
+    def _sj(name):  # noqa: N805
+        def f(self, meta, ch):
+            return _Join(_JOINS[name])
+        return f
+
+    sj_comma = _sj("sj_comma")
+    sj_or = _sj("sj_or")
+    sj_and = _sj("sj_and")
+    sj_andor = _sj("sj_andor")
+    sj_comma_or = _sj("sj_comma_or")
+    sj_comma_and = _sj("sj_comma_and")
+
+    def su_to(self, meta, ch):
+        return ch[0]
+
+    def su_bare(self, meta, ch):
+        u = ch[0]
+        u.to = False
+        return u
+
+    def su_costs_contain(self, meta, ch):
+        """"on costs that contain {X}" (CR 107.3)"""
+        syms = next((c for c in ch if isinstance(c, list)), [])
+        return A.ManaUse("cost_contains", symbols=list(syms), to=False, plural=True)
+
+    def sw_cast(self, meta, ch):  # CR 601
+        return A.ManaUse("cast", obj=_first(ch, A.Node))
+
+    def sw_activate(self, meta, ch):  # CR 602
+        return A.ManaUse("activate", obj=_first(ch, A.Node))
+
+    def sw_cost_contains(self, meta, ch):
+        """"to pay a cost that contains {C}" (CR 118)"""
+        syms = next((c for c in ch if isinstance(c, list)), [])
+        return A.ManaUse("cost_contains", symbols=list(syms), plural=False)
+
+    def sw_turn_face_up(self, meta, ch):  # CR 702.37e, 708.8
+        return A.ManaUse("turn_face_up", obj=_first(ch, A.Node))
+
+    # ---- objects of spend restrictions: "abilities of artifacts", "an ability of an artifact source"
+    def p_of(self, meta, ch):
+        """obj_post "of" + type words → qualifier ``of:<w>,<w>`` (CR 113.8 an ability's source)."""
+        words = [w for c in ch if isinstance(c, list) for w in c if isinstance(w, str)]
+        return "of:" + ",".join(words)
+
+    def p_of_a(self, meta, ch):
+        """obj_post "of a/an" + type words [you control | in your graveyard] → qualifier
+        ``of_a:<w>,<w>`` (a trailing "you control"/"in your graveyard" is kept after ``;``)."""
+        words = [w for c in ch if isinstance(c, list) for w in c if isinstance(w, str)]
+        out = "of_a:" + ",".join(words)
+        low = self._low(meta)
+        if low.endswith("you control"):
+            out += ";you_control"
+        elif low.endswith("in your graveyard"):
+            out += ";zone:your_graveyard"
+        return out
+
+    def kw_cost_words(self, meta, ch):
+        return A.Keyword(" ".join(str(t).lower() for t in ch if isinstance(t, Token)))
+
+    def sw_keyword_cost(self, meta, ch):
+        """"to pay a disturb cost" (the cost of a keyword ability, CR 702)"""
+        return A.ManaUse("pay_keyword_cost", obj=_first(ch, A.Keyword))
+
+    def sw_keyword_costs(self, meta, ch):
+        """"to pay cumulative upkeep costs" (CR 702.24)"""
+        return A.ManaUse("pay_keyword_cost", obj=_first(ch, A.Keyword), plural=True)
