@@ -136,6 +136,8 @@ PAIRS = [
      ("Sporeback Troll", "Regenerate target creature with a +1/+1 counter on it."), "Obj", ()),
     ("devotion to black / red", ("Sanguimancy", "where X is your devotion to black"),
      ("Thunderous Might", "where X is your devotion to red"), "WhereX", ()),
+    ("energy count", ("Aether Inspector", "you get {E}{E} (two energy counters)"),
+     ("Shipwreck Moray", "you get {E}{E}{E}{E} (four energy counters)"), None, ()),
     ("hand / graveyard (put into)", ("Diabolic Tutor", "put that card into your hand"),
      ("Entomb", "put that card into your graveyard"), None, ()),
     ("hand / graveyard (count)", ("Maro", "number of cards in your hand"),

@@ -168,3 +168,14 @@ def render_counter_quantity(a: A.Action, **_) -> str:
     if a.obj is None or a.subject is not None or a.amount is not None:
         raise NotRendered("Action:quantity:counters")
     return f"the number of {counter_word(a.extra.get('counter'))} counters on {render(a.obj)}"
+
+
+@renders_verb("get_energy", "pay_energy")
+def render_energy(a: A.Action, **_) -> str:
+    """"you get {E}{E}", "you may pay {E}{E}{E}" (CR 107.14: each {E} is one energy counter)."""
+    extra_keys(a, {"optional"})
+    n = a.amount.value if a.amount is not None and a.amount.kind == "fixed" else None
+    if not isinstance(n, int) or n < 1 or a.obj is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    base = "get" if a.verb == "get_energy" else "pay"
+    return f"{_subject_verb(a, base, base + 's')} " + "{E}" * n

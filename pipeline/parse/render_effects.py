@@ -435,13 +435,3 @@ def render_cant_attack(a: A.Action, **_) -> str:
     if "unless" in a.extra:
         out += " unless " + render(a.extra["unless"])
     return out
-
-
-@renders_verb("get_energy")
-def render_get_energy(a: A.Action, **_) -> str:
-    """"you get {E}{E}" (CR 107.14, 122.1g)."""
-    extra_keys(a, {"words"})
-    syms = a.extra.get("words") or []
-    if not syms or any(str(t).lower() != "{e}" for t in syms) or a.obj is not None or a.amount is not None:
-        raise NotRendered("Action:get_energy")
-    return f"{subject_verb(a, 'get', 'gets')} " + "{E}" * len(syms)

@@ -15,7 +15,7 @@ it); every method takes ``(meta, children)`` like ``ToAst``'s. Results:
 
 from __future__ import annotations
 
-from lark import Transformer, v_args
+from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
 
@@ -107,3 +107,17 @@ class CounterRules(Transformer):
         return A.Amount("equal_to", ref=A.Action("quantity:counters", obj=_first(ch, A.Obj),
                                                  extra={"counter": _kind(ch)}, text=self._t(meta)),
                         text=self._t(meta))
+
+    # ------------------------------------------------------------ energy counters (CR 107.14)
+    def _energy(self, verb, meta, ch):
+        n = sum(1 for c in ch if isinstance(c, Token) and c.type == "ENERGY_SYM")
+        return A.Action(verb, amount=A.Amount("fixed", value=n, text=self._t(meta).split(" ", 1)[-1]),
+                        text=self._t(meta))
+
+    def a_get_energy(self, meta, ch):
+        """"you get {E}{E}": each {E} is one energy counter (CR 107.14); the count is the amount."""
+        return self._energy("get_energy", meta, ch)
+
+    def a_pay_energy(self, meta, ch):
+        """"pay {E}{E}" (CR 107.14: remove that many energy counters)."""
+        return self._energy("pay_energy", meta, ch)
