@@ -122,17 +122,19 @@ def record_json(record, lenient: bool = False) -> bytes:
 
 def card_digests(collection: CardCollection) -> dict[str, str]:
     """Digest per oracle id ('' for objects without one) of every normalized record carrying it (module docstring)."""
+    # sha256 of each record (its JSON is dropped at once), then of the sorted record digests per id
     groups: dict[str, list[bytes]] = {}
+    sha = hashlib.sha256
     for oracle_id, card in collection.cards.items():
-        groups.setdefault(oracle_id, []).append(b"card" + record_json(card))
+        groups.setdefault(oracle_id, []).append(sha(b"card" + record_json(card)).digest())
     for obj in collection.other.values():
-        groups.setdefault(obj.oracle_id or "", []).append(b"other" + record_json(obj))
+        groups.setdefault(obj.oracle_id or "", []).append(sha(b"other" + record_json(obj)).digest())
     for ruling in collection.rulings.values():
-        groups.setdefault(ruling.oracle_id or "", []).append(b"ruling" + record_json(ruling))
+        groups.setdefault(ruling.oracle_id or "", []).append(sha(b"ruling" + record_json(ruling)).digest())
     for flag in collection.flags:  # data_quality rows (records quarantined, values ignored: pipeline/sources/records.py)
         issue = flag.issue
-        groups.setdefault(issue.oracle_id or "", []).append(b"flag" + record_json(issue, lenient=True))
-    return {k: hashlib.sha256(b"\n".join(sorted(v))).hexdigest() for k, v in groups.items()}
+        groups.setdefault(issue.oracle_id or "", []).append(sha(b"flag" + record_json(issue, lenient=True)).digest())
+    return {k: sha(b"".join(sorted(v))).hexdigest() for k, v in groups.items()}
 
 
 def code_digest() -> str:
