@@ -179,3 +179,51 @@ def render_energy(a: A.Action, **_) -> str:
         raise NotRendered(f"Action:{a.verb}")
     base = "get" if a.verb == "get_energy" else "pay"
     return f"{_subject_verb(a, base, base + 's')} " + "{E}" * n
+
+
+def _compared(a: A.Action) -> str:
+    """"three or more +1/+1 counters", "one or more +1/+1 counters", "a +1/+1 counter": a count of
+    counters with its comparison (``extra["comparison"]``, CR 122)."""
+    kind = counter_word(a.extra.get("counter"))
+    cmp = a.extra.get("comparison")
+    if cmp is None:
+        return counters(a.amount, a.extra.get("counter"))
+    tail = {">=": "or more", "<=": "or fewer"}.get(getattr(cmp, "comparator", None))
+    if tail is None or a.amount is None or a.amount.kind != "fixed":
+        raise NotRendered(f"Action:{a.verb}+comparison")
+    return f"{amount_number(a.amount)} {tail} {kind} counters"
+
+
+@renders_verb("pump_for_each_counter")
+def render_pump_for_each_counter(a: A.Action, **_) -> str:
+    """"Creatures you control get +1/+1 for each unity counter on ~" (CR 613.4c, 122)."""
+    from pipeline.parse.render_effects import _PT
+
+    extra_keys(a, {"pt", "counter", "duration"})
+    pt = a.extra.get("pt")
+    if a.subject is None or a.obj is None or a.amount is not None or not isinstance(pt, str) or not _PT.match(pt):
+        raise NotRendered("Action:pump_for_each_counter")
+    out = f"{_subject_verb(a, 'get', 'gets')} {pt} for each {counter_word(a.extra.get('counter'))} counter on {render(a.obj)}"
+    if "duration" in a.extra:
+        out += " " + render(a.extra["duration"])
+    return out
+
+
+@renders_verb("condition:has_counter")
+def render_has_counter(a: A.Action, **_) -> str:
+    """"it has a +1/+1 counter on it", "~ has seven or more quest counters on it" (CR 122)."""
+    extra_keys(a, {"counter", "comparison"})
+    if a.obj is None or a.subject is not None:
+        raise NotRendered("Action:condition:has_counter")
+    return f"{render(a.obj, role='subject')} has {_compared(a)} on it"
+
+
+@renders_verb("event:counter_put")
+def render_counter_put(a: A.Action, **_) -> str:
+    """"one or more +1/+1 counters are put on another creature you control", "a +1/+1 counter is
+    put on ~" (CR 122.6)."""
+    extra_keys(a, {"counter", "comparison"})
+    if a.obj is None or a.subject is not None:
+        raise NotRendered("Action:event:counter_put")
+    many = "comparison" in a.extra or not (a.amount is not None and a.amount.kind == "fixed" and a.amount.value == 1)
+    return f"{_compared(a)} {'are' if many else 'is'} put on {render(a.obj)}"

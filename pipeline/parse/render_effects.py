@@ -87,10 +87,13 @@ def _duration_of(node):
 def render_enters_tapped(e: A.EntersTapped, **_) -> str:
     """"~ enters tapped" / "Creatures your opponents control enter tapped" (CR 614.1c); an
     "unless …" condition is not rendered."""
-    if e.condition is not None or e.subject is None:
+    if e.subject is None or isinstance(e.condition, (A.Text, A.Unparsed)):
         raise NotRendered("EntersTapped")
     verb = "enter" if is_plural(e.subject) else "enters"
-    return f"{render(e.subject, role='subject')} {verb} tapped"
+    out = f"{render(e.subject, role='subject')} {verb} tapped"
+    if e.condition is not None:  # "~ enters tapped unless you control two or more basic lands"
+        out += " unless " + render(e.condition)
+    return out
 
 
 def subject_verb(action: A.Action, base: str, third: str) -> str:

@@ -411,8 +411,9 @@ def render_obj(obj: A.Obj, role: str = "object", prep: str | None = None, **_) -
             parts += [amount_number(obj.count), "other"] + (["target"] if q == "n_other_target" else [])
         elif q == "num":
             parts.append(amount_number(obj.count))
-        elif q == "n_or_more":
-            parts += [amount_number(obj.count), "or more"]
+        elif q in ("n_or_more", "n_or_more_other", "n_or_fewer", "n_or_fewer_other"):
+            # "two or more basic lands", "two or fewer other lands" (fast lands, CR 614.1c)
+            parts += [amount_number(obj.count), "or more" if "more" in q else "or fewer"] + (["other"] if q.endswith("_other") else [])
         elif q.startswith("the_exiled:") and q[len("the_exiled:"):] in THE_PARTICIPLES:
             parts.append("the " + q[len("the_exiled:"):])  # "the sacrificed creature"
         else:
