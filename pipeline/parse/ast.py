@@ -405,11 +405,17 @@ class CopyException(Node):
     list, "except it has haste and loses soulbond"), not_color ("it doesn't copy that creature's
     color"), no_mana_cost ("the token has no mana cost", CR 702.128a), other. text: the wording.
     condition: an ``Action("condition:…")`` when the exception applies only if a condition
-    holds ("… if it's a creature", "except if ~ was embalmed, …"), else None."""
+    holds ("… if it's a creature", "except if ~ was embalmed, …"), else None.
+    addition: for is_type, "types" when the types are added to the copied ones ("… in addition
+    to its other types", CR 707.9b), "colors_and_types" ("… in addition to its other colors and
+    types"), None when they replace them ("except it's an artifact"). form: the grammar's literal
+    words of the clause as written ("it", "'s", "a" …; a closed list, for the renderer)."""
     kind: str
     value: Any = None
     text: str = ""
     condition: Node | None = None
+    addition: str | None = None
+    form: list[str] = field(default_factory=list)
 
 
 @dataclass

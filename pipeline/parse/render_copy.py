@@ -1,11 +1,16 @@
 """Renderers of copy effects (``grammar/copy.lark``, CR 707): :class:`CopyEffect`, populate
-(CR 701.36). Exceptions (CR 707.9), extra counters and durations are not rendered yet."""
+(CR 701.36), with their exceptions (CR 707.9: types set or added, abilities gained, extra
+counters, not legendary); durations are not rendered yet."""
 
 from __future__ import annotations
 
+import re
+
 from pipeline.parse import ast as A
+from pipeline.parse.lexicon import is_counter_kind, is_object_word
 from pipeline.parse.render import NotRendered, extra_keys, render, renders, renders_verb
-from pipeline.parse.render_objects import amount_number
+from pipeline.parse.render_effects import _quoted
+from pipeline.parse.render_objects import amount_number, article, counted
 
 
 @renders(A.CopyEffect)
@@ -14,9 +19,13 @@ def render_copy(c: A.CopyEffect, **_) -> str:
     target instant or sorcery spell. You may choose new targets for the copy" (CR 707.10),
     "create a token that's a copy of target creature you control" (CR 707.2, 111.4),
     "~ becomes a copy of target creature" (CR 707.2)."""
-    if c.exceptions or c.counters or c.duration is not None or c.original is None:
+    if c.duration is not None or c.original is None:
         raise NotRendered(f"CopyEffect:{c.mode}:rider")
-    original = render(c.original)
+    if [e for e in c.exceptions if e.kind == "enters_with_counters"] and not c.counters:
+        raise NotRendered(f"CopyEffect:{c.mode}:rider")
+    if c.counters and [e.value for e in c.exceptions if e.kind == "enters_with_counters"] != c.counters:
+        raise NotRendered(f"CopyEffect:{c.mode}:rider")
+    original = render(c.original) + exceptions(c.exceptions)
     may = "you may " if c.optional else ""
     if c.mode == "enter_as_copy" and _is_self(c.subject):
         if c.count is not None or c.new_targets:
@@ -34,7 +43,94 @@ def render_copy(c: A.CopyEffect, **_) -> str:
     if c.mode == "becomes_copy" and c.subject is not None and c.count is None and not c.new_targets:
         subj = render(c.subject, role="subject")
         return f"{subj} becomes a copy of {original}" if not c.optional else f"{may}have {subj} become a copy of {original}"
+    if c.mode == "is_copy" and c.subject is not None and c.count is None and not c.new_targets and not c.optional:
+        # "Enchanted creature is a copy of the chosen creature." (Metamorphic Alteration, CR 707.2)
+        return f"{render(c.subject, role='subject')} is a copy of {original}"
     raise NotRendered(f"CopyEffect:{c.mode}")
+
+
+def _list(parts: list[str]) -> str:
+    """Oracle list form: "A", "A and B", "A, B, and C"."""
+    if len(parts) <= 2:
+        return " and ".join(parts)
+    return ", ".join(parts[:-1]) + ", and " + parts[-1]
+
+
+def exceptions(excs: list[A.CopyException]) -> str:
+    """", except it's an artifact and it has \"{T}: Add {U}.\"" (CR 707.9); "" for none."""
+    if not excs:
+        return ""
+    return ", except " + _list([render(e) for e in excs])
+
+
+_ADDITION = {"types": " in addition to its other types",
+             "colors_and_types": " in addition to its other colors and types"}
+_ADDITION_FORM = {"types": ["in", "addition", "to", "its", "other", "types"],
+                  "colors_and_types": ["in", "addition", "to", "its", "other", "colors", "and", "types"]}
+_PT = re.compile(r"^\d+/\d+$")
+
+
+def _type_items(items) -> str:
+    if not isinstance(items, list) or not items:
+        raise NotRendered("CopyException:is_type")
+    for w in items:
+        if not (isinstance(w, str) and (_PT.match(w) or is_object_word(w.lower()))):
+            raise NotRendered("CopyException:is_type")
+    return " ".join(items)
+
+
+def _abilities(abilities) -> str:
+    """Keywords by name, other abilities in quotes (CR 113.1a), as an Oracle list."""
+    if not isinstance(abilities, list) or not abilities:
+        raise NotRendered("CopyException:has")
+    return _list([render(a) if isinstance(a, A.Keyword) else _quoted(a) for a in abilities])
+
+
+@renders(A.CopyException)
+def render_exception(e: A.CopyException, **_) -> str:
+    """One exception of a copy effect (CR 707.9): "it's an artifact [in addition to its other
+    types]" (707.9b), "it has haste" / "it has \"…\"" (707.9a), "it enters with X additional
+    +1/+1 counters on it" (707.9e, 107.3m), "the token isn't legendary" (707.9b)."""
+    if e.condition is not None:
+        raise NotRendered("CopyException:condition")
+    f = e.form
+    if e.kind == "is_type":
+        tail = _ADDITION_FORM.get(e.addition, []) if e.addition else []
+        if e.addition and (e.addition not in _ADDITION or f[len(f) - len(tail):] != tail):
+            raise NotRendered("CopyException:is_type")
+        head = f[:len(f) - len(tail)]
+        items = _type_items(e.value)
+        if head == ["it", "a"] or head == ["it", "an"]:
+            out = f"it's {article(items)} {items}"
+        elif head == ["it"]:
+            out = f"it's {items}"
+        else:
+            raise NotRendered("CopyException:is_type")
+        return out + (_ADDITION[e.addition] if e.addition else "")
+    if e.kind in ("has_keyword", "has_ability"):
+        who = {("it", "has"): "it has", ("has",): "has", ("the", "token", "has"): "the token has",
+               ("the", "token", "gains"): "the token gains", (): "it has"}.get(tuple(f))
+        if who is None:
+            raise NotRendered(f"CopyException:{e.kind}")
+        return f"{who} {_abilities(e.value)}"
+    if e.kind == "enters_with_counters" and isinstance(e.value, A.CounterSpec):
+        kind = e.value.counter
+        if not is_counter_kind(kind):
+            raise NotRendered("counter_kind")
+        if f == ["it", "enters", "with", "additional", "counters", "on", "it"] or \
+                f == ["it", "enters", "with", "additional", "counter", "on", "it"]:
+            n = e.value.amount
+            return f"it enters with {counted(n, 'additional ' + kind + ' counter', 'additional ' + kind + ' counters')} on it"
+        if f == ["it", "enters", "with", "an", "additional", "counter", "on", "it"]:
+            return f"it enters with an additional {kind} counter on it"
+        raise NotRendered("CopyException:enters_with_counters")
+    if e.kind == "not_legendary" and e.value is None:
+        who = {("the", "token", "isn't"): "the token isn't", ("it", "isn't"): "it isn't",
+               ("it", "not"): "it's not"}.get(tuple(f))
+        if who is None:
+            raise NotRendered("CopyException:not_legendary")
+        return f"{who} legendary"
+    raise NotRendered(f"CopyException:{e.kind}")
 
 
 def _is_self(obj) -> bool:

@@ -142,6 +142,15 @@ def _simple(action: A.Action, **_) -> str:
 renders_verb(*_SIMPLE)(_simple)
 
 
+@renders_verb("uncounterable")
+def render_uncounterable(a: A.Action, **_) -> str:
+    """"This spell can't be countered." (CR 113.6g: an ability that states it can't be countered functions on the stack; counter, CR 701.6)."""
+    extra_keys(a, set())
+    if a.subject is None or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:uncounterable")
+    return f"{render(a.subject, role='subject')} can't be countered"
+
+
 @renders_verb("draw")
 def render_draw(a: A.Action, **_) -> str:
     extra_keys(a, {"optional"})

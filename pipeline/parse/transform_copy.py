@@ -212,7 +212,7 @@ class CopyRules(Transformer):
     def ct_for_each(self, meta, ch):
         return _Times(A.Amount("for_each", ref=_first(ch, A.Obj), text=self._t(meta)))
 
-    def _ce(kind):  # noqa: N805
+    def _ce(kind, addition=None):  # noqa: N805
         def f(self, meta, ch):
             val = None
             if kind == "is_type":
@@ -225,7 +225,7 @@ class CopyRules(Transformer):
             elif kind == "has_keyword":
                 val = [n for c in ch if isinstance(c, list) for n in c if isinstance(n, A.Node)]
                 if any(not isinstance(n, A.Keyword) for n in val):
-                    return A.CopyException("has_ability", val, self._t(meta))
+                    return A.CopyException("has_ability", val, self._t(meta), form=list(self._raw_lits))
             elif kind == "loses_ability":  # CR 707.9b: the exception removes an ability
                 val = [n for c in ch if isinstance(c, list) for n in c if isinstance(n, A.Node)]
             elif kind == "enters_with_counters":
@@ -234,10 +234,14 @@ class CopyRules(Transformer):
                                     additional="additional" in self._lits)  # CR 122.6
             elif kind == "pt":
                 val = self._low(meta)
-            return A.CopyException(kind, val, self._t(meta), condition=_first(ch, A.Action))
+            exc = A.CopyException(kind, val, self._t(meta), condition=_first(ch, A.Action),
+                                  form=list(self._raw_lits))
+            if addition is not None:  # CR 707.9b: types added to the copiable values, not set
+                exc.addition = "colors_and_types" if "colors" in self._raw_lits else "types"
+            return exc
         return f
 
-    ce_is_type_addition = _ce("is_type")
+    ce_is_type_addition = _ce("is_type", addition=True)
     ce_is_type = _ce("is_type")
     ce_is_pt = _ce("is_type")
     ce_name_is = _ce("name_is")
