@@ -34,7 +34,7 @@ FLOORS = {
     "faces_fully": 0.409,         # of faces with at least one ability line (9,765 / 23,850)
     "mana_ability_fully": 0.905,
     "mana_lines": 0.839,
-    "copy_lines": 0.194,
+    "copy_lines": 0.244,
     "keyword_lines": 0.976,
 }
 
