@@ -235,6 +235,8 @@ def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text
     tick = step("parse", sum(len(c.faces) for c in cards)) if step else None
     insert_rows(con, "abilities", columns_of("abilities"), parser.ability_rows(cards, tick))
     insert_rows(con, "parse_cache", columns_of("parse_cache"), parser.cache_rows())
+    parsed = parser.parsed
+    del parser  # every face's records and AST JSON are in the tables now: free them before derive and annotate
     fault_point("parse")
     counts = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
               for t in ("cards", "faces", "abilities", "rulings", "printings", "other_objects", "legalities",
@@ -263,4 +265,4 @@ def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text
         "rules_effective_date": str(parse_effective_date(rules_text) or "unknown") if rules_text is not None else "none",
     }
     con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
-    return BuildResult(counts, parser.parsed)
+    return BuildResult(counts, parsed)
