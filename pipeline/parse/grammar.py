@@ -24,10 +24,11 @@ itself is never frozen into the file. Details:
 * **Faults**: Lark treats an unreadable or corrupt cache file (any exception while loading) as a
   miss: it builds the parser and rewrites the file. A directory that cannot be created or written
   falls back to a build in memory; both are reported only by a ``logging`` debug record
-  (logger ``pipeline.parse.grammar``). Builds and loads run under a file lock (``.lock`` in the
-  cache dir, ``filelock``) because Lark writes the file in place: without it a process starting
+  (logger ``pipeline.parse.grammar``). Builds and loads run under a file lock per cache file
+  (``<file>.lock``, ``filelock``) because Lark writes the file in place: without it a process starting
   while another writes could read half a file (which would only cost a rebuild, but two writers
-  could also interleave).
+  could also interleave). One lock per file, not per directory: a process loading the current
+  grammar never waits for another building a different one (an edited checkout sharing the cache).
 * **Pruning**: after writing a new file, all but the :data:`KEEP_CACHE_FILES` most recently written
   ``oracle-*.pickle`` files are deleted (each is ≈ 3 MB; grammar work makes a new one per edit).
 """
@@ -121,9 +122,16 @@ def _prune(directory: Path, keep: Path) -> None:
         for old in files[KEEP_CACHE_FILES:]:
             if old != keep:
                 old.unlink(missing_ok=True)
+                _lock_path(old).unlink(missing_ok=True)
                 log.debug("grammar cache: removed old %s", old)
     except OSError as exc:  # another process pruning at once, or a read-only dir: harmless
         log.debug("grammar cache: pruning %s failed: %s", directory, exc)
+
+
+def _lock_path(cache_path: Path) -> Path:
+    """The lock of one cache file (``<file>.lock``): a build of another grammar (another checkout, an
+    edit in progress) never makes this one wait."""
+    return cache_path.with_name(cache_path.name + ".lock")
 
 
 def _mtime(path: Path) -> int | None:
@@ -146,7 +154,7 @@ def build_parser(text: str, cache_path: Path | None) -> Lark:
     before = _mtime(cache_path)
     try:
         cache_path.parent.mkdir(parents=True, exist_ok=True)
-        with filelock.FileLock(str(cache_path.parent / ".lock"), timeout=LOCK_TIMEOUT_S):
+        with filelock.FileLock(str(_lock_path(cache_path)), timeout=LOCK_TIMEOUT_S):
             before = _mtime(cache_path)
             parser = _lark(text, str(cache_path))
     except (OSError, filelock.Timeout) as exc:  # no dir / no lock: Lark's cache alone is still safe to read
