@@ -174,6 +174,13 @@ PAIRS = [
      ("Dimir Machinations", "Look at the top three cards of target player's library."), "look", ()),
     ("subject of a joined predicate", ("Sylvan Might", "gets +2/+2 and gains trample until end of turn"),
      ("Kruin Striker", "gets +1/+0 and gains trample until end of turn"), "GrantAbility", ()),
+    # CR 707.9b: a copy exception that sets the types vs one that adds to them (the literal
+    # wording, ``form``, is dropped so that only ``addition`` tells them apart)
+    ("copy exception types set / added", ("Hour of Eternity", "except it's a 4/4 black Zombie."),
+     ("Lazotep Convert", "except it's a 4/4 black Zombie in addition"), "CopyException", ("form",)),
+    # CR 106.6: what restricted mana may be spent on
+    ("spend restriction creature / artifact spells", ("Food Chain", "Spend this mana only to cast creature spells."),
+     ("Mishra's Workshop", "Spend this mana only to cast artifact spells."), "ManaRestriction", ()),
 ]
 
 
