@@ -227,3 +227,15 @@ def render_counter_put(a: A.Action, **_) -> str:
         raise NotRendered("Action:event:counter_put")
     many = "comparison" in a.extra or not (a.amount is not None and a.amount.kind == "fixed" and a.amount.value == 1)
     return f"{_compared(a)} {'are' if many else 'is'} put on {render(a.obj)}"
+
+
+@renders_verb("double_counters")
+def render_double_counters(a: A.Action, **_) -> str:
+    """"double the number of +1/+1 counters on each creature you control", "double the number of
+    each kind of counter on target permanent" (CR 701.10e)."""
+    extra_keys(a, {"counter", "optional"})
+    if a.obj is None or a.amount is not None:
+        raise NotRendered("Action:double_counters")
+    kind = a.extra.get("counter")
+    what = "each kind of counter" if kind == "each_kind" else f"{counter_word(kind)} counters"
+    return f"{_subject_verb(a, 'double', 'doubles')} the number of {what} on {render(a.obj)}"

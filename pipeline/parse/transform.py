@@ -259,8 +259,9 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, ObjectRu
         after_quant = False
         sep = "or"
         for c in ch:
-            if isinstance(c, A.Text):  # the separator: "and" only for a bare "and" (ANDLIST), else "or"
-                sep = "and" if c.text.lower() == "and" else "or"
+            if isinstance(c, A.Text):  # the separator: "and" / "and/or" as written (ANDLIST), else "or"
+                word = c.text.lower().replace(",", " ").strip()
+                sep = word if word in ("and", "and/or") else "or"
             elif isinstance(c, _Quant):  # "another creature or a Treasure": quantifier of a later item
                 words.append(sep)
                 words.append(c.name)

@@ -121,3 +121,12 @@ class CounterRules(Transformer):
     def a_pay_energy(self, meta, ch):
         """"pay {E}{E}" (CR 107.14: remove that many energy counters)."""
         return self._energy("pay_energy", meta, ch)
+
+    # ------------------------------------------------------------ doubling (CR 701.10e)
+    def a_double_counters(self, meta, ch):
+        """"double the number of +1/+1 counters on target creature" (CR 701.10e)."""
+        return A.Action("double_counters", obj=_first(ch, A.Obj), extra={"counter": _kind(ch)}, text=self._t(meta))
+
+    def a_double_counters_each_kind(self, meta, ch):
+        """"double the number of each kind of counter on target permanent" (CR 701.10e)."""
+        return A.Action("double_counters", obj=_first(ch, A.Obj), extra={"counter": "each_kind"}, text=self._t(meta))
