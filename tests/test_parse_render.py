@@ -50,15 +50,23 @@ def test_old_and_new_wording_render_the_same():
 
 
 def test_mismatch_kept_first_differing_words():
-    """Akroma's Vengeance: the object list keeps "or" for the serial "and" (objects.lark's
-    dl_sep), so the rendering differs: not fully parsed, though it has no Unparsed node; the
-    mismatch names the first differing words."""
+    """Spikeshot Goblin: "deals damage equal to its power to any target" and "deals damage to any
+    target equal to its power" are one rule alias (effects.lark a_damage_equal), rendered in the
+    second order: not fully parsed, though it has no Unparsed node; the mismatch names the first
+    differing words."""
+    (a,) = parse_face("{R}, {T}: This creature deals damage equal to its power to any target.",
+                      name="Spikeshot Goblin", type_line="Creature — Goblin Shaman")
+    assert a.no_unparsed and not a.fully_parsed
+    assert a.render_mismatch == {"shape": "text", "at": 5, "rendered": "to any target equal to its",
+                                 "expected": "equal to its power to any"}
+    assert a.to_json()["render_mismatch"] == a.render_mismatch
+
+
+def test_serial_and_of_an_object_list_kept():
+    """Akroma's Vengeance: the object list keeps the serial "and" (dlist), so the line round-trips."""
     (a,) = parse_face("Destroy all artifacts, creatures, and enchantments.", name="Akroma's Vengeance",
                       type_line="Sorcery")
-    assert a.no_unparsed and not a.fully_parsed
-    assert a.render_mismatch == {"shape": "text", "at": 4, "rendered": "or enchantments.",
-                                 "expected": "and enchantments."}
-    assert a.to_json()["render_mismatch"] == a.render_mismatch
+    assert a.fully_parsed and a.rendered == "Destroy all artifacts, creatures, and enchantments."
 
 
 def test_sentence_keeps_its_joins():
