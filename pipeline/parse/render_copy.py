@@ -10,7 +10,7 @@ from pipeline.parse import ast as A
 from pipeline.parse.lexicon import is_counter_kind, is_object_word
 from pipeline.parse.render import NotRendered, extra_keys, render, renders, renders_verb
 from pipeline.parse.render_effects import _quoted
-from pipeline.parse.render_objects import amount_number, article, counted
+from pipeline.parse.render_objects import amount_number, article, counted, number_word
 
 
 @renders(A.CopyEffect)
@@ -32,9 +32,11 @@ def render_copy(c: A.CopyEffect, **_) -> str:
             raise NotRendered("CopyEffect:enter_as_copy")
         return (f"you may have ~ enter as a copy of {original}" if c.optional
                 else f"~ enters as a copy of {original}")
-    if c.mode == "copy_spell" and c.subject is None and c.count is None:
-        out = f"{may}copy {original}"
-        return out + (". You may choose new targets for the copy" if c.new_targets else "")
+    if c.mode == "copy_spell" and (c.subject is None or (c.optional and _is_you(c.subject))):
+        out = f"{may}copy {original}{_times(c.count)}"
+        several = c.count is not None and not (c.count.kind == "fixed" and c.count.value == 1)
+        return out + ((". You may choose new targets for the copies" if several else
+                       ". You may choose new targets for the copy") if c.new_targets else "")
     if c.mode == "create_token_copy" and c.subject is None and not c.new_targets:
         n = c.count
         if n is None or (n.kind == "fixed" and n.value == 1 and n.ref is None):
@@ -131,6 +133,38 @@ def render_exception(e: A.CopyException, **_) -> str:
             raise NotRendered("CopyException:not_legendary")
         return f"{who} legendary"
     raise NotRendered(f"CopyException:{e.kind}")
+
+
+def _times(n: A.Amount | None) -> str:
+    """How many copies (CR 707.10): "" (one), " twice", " three times", " an additional time",
+    " for each other instant and sorcery spell you've cast before it this turn"."""
+    if n is None:
+        return ""
+    if n.kind == "fixed" and n.ref is None and n.value is not None:
+        if n.value == 1:
+            return " an additional time"
+        if n.value == 2:
+            return " twice"
+        return f" {number_word(n.value)} times"
+    if n.kind == "for_each" and isinstance(n.ref, A.Obj) and n.value is None:
+        return " for each " + render(n.ref, prep="in")
+    raise NotRendered(f"Amount:{n.kind}")
+
+
+def _is_you(obj) -> bool:
+    return isinstance(obj, A.Obj) and obj.quantifier == "you" and not obj.qualifiers
+
+
+@renders_verb("event:cast_or_copy")
+def render_cast_or_copy(a: A.Action, **_) -> str:
+    """"[player] cast(s) or cop(y/ies) [a spell]" (a trigger event; CR 707.10: copying a spell
+    is not casting it, so the trigger names both)."""
+    extra_keys(a, {"objects"})
+    objs = a.extra.get("objects") or []
+    if a.obj is None or a.subject is not None or a.amount is not None or len(objs) != 1:
+        raise NotRendered("Action:event:cast_or_copy")
+    verbs = "cast or copy" if _is_you(a.obj) else "casts or copies"
+    return f"{render(a.obj, role='subject')} {verbs} {render(objs[0])}"
 
 
 def _is_self(obj) -> bool:
