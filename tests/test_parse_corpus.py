@@ -34,7 +34,7 @@ FLOORS = {
     "faces_fully": 0.413,         # of faces with at least one ability line (9,866 / 23,850)
     "mana_ability_fully": 0.905,
     "mana_lines": 0.840,
-    "copy_lines": 0.244,
+    "copy_lines": 0.292,
     "keyword_lines": 0.976,
 }
 
