@@ -268,7 +268,8 @@ MANA_USE_PURPOSES = ("cast", "activate", "cost_contains", "turn_face_up", "pay_k
 class ManaUse(Node):
     """One thing restricted mana may (or, ``ManaRestriction.negated``, may not) be spent on
     (CR 106.6): ``purpose`` one of :data:`MANA_USE_PURPOSES`; ``obj`` the spell, ability or
-    permanent (Obj), or for ``pay_keyword_cost`` a :class:`Keyword` naming the cost;
+    permanent (Obj), or for ``pay_keyword_cost`` a :class:`Keyword` naming the cost (a :class:`Text`
+    when the words are no keyword: "to pay generic mana costs");
     ``symbols`` the mana symbols of ``cost_contains``; ``to``: the use is written with "to"
     ("to cast …"; after a conjunction "or to activate …" vs "or activate …"); ``plural``: a
     keyword cost in the plural ("to pay cumulative upkeep costs")."""

@@ -130,12 +130,17 @@ class ManaRules(Transformer):
         return out
 
     def kw_cost_words(self, meta, ch):
-        return A.Keyword(" ".join(str(t).lower() for t in ch if isinstance(t, Token)))
+        """A keyword naming a cost ("disturb", "cumulative upkeep", CR 702) as a Keyword; any
+        other words ("generic mana") stay Text (not a keyword, not rendered)."""
+        from pipeline.parse.lexicon import is_keyword
+
+        name = " ".join(str(t).lower() for t in ch if isinstance(t, Token))
+        return A.Keyword(name) if is_keyword(name) else A.Text(self._t(meta))
 
     def sw_keyword_cost(self, meta, ch):
         """"to pay a disturb cost" (the cost of a keyword ability, CR 702)"""
-        return A.ManaUse("pay_keyword_cost", obj=_first(ch, A.Keyword))
+        return A.ManaUse("pay_keyword_cost", obj=_first(ch, A.Node))
 
     def sw_keyword_costs(self, meta, ch):
         """"to pay cumulative upkeep costs" (CR 702.24)"""
-        return A.ManaUse("pay_keyword_cost", obj=_first(ch, A.Keyword), plural=True)
+        return A.ManaUse("pay_keyword_cost", obj=_first(ch, A.Node), plural=True)
