@@ -165,6 +165,7 @@ POST_FORMS = {
     ("chosen", "type"): "of the chosen type", ("chosen", "color"): "of the chosen color",
     ("zone:a_graveyard", "single"): "from a single graveyard",
     ("zone:graveyards", "all"): "all graveyards",
+    ("named:~", "not"): "not named ~",
 }
 
 #: "<player>'s hand" zones (coverage.lark z_named_hand) by their form
@@ -207,6 +208,8 @@ def _post(q: str, words: list[str], prep: str | None = None, form: str | None = 
     if q in POSTS:
         return POSTS[q]
     name, _, arg = q.partition(":")
+    if q == "named:~":  # "a card named ~" (cards with this card's name)
+        return "named ~"
     if name == "zone" and arg in FROM_ZONES:
         return "from " + FROM_ZONES[arg]
     if name == "zone" and arg in ZONES:
@@ -363,6 +366,8 @@ def render_obj(obj: A.Obj, role: str = "object", prep: str | None = None, **_) -
     if form is not None:
         return form(obj, role=role, prep=prep)
     q = obj.quantifier
+    if obj.qualifiers and obj.qualifiers[0] in ("its", "stat", "poss"):  # "~'s power", "its controller"
+        return _possessive(obj)
     pronoun = {"self": "~", "you": "you", "it": "it", "them": "they" if role == "subject" else "them"}.get(q)
     if pronoun is not None:  # "~ from your hand", "it"
         return " ".join([pronoun] + posts(obj.qualifiers, [pronoun]))
