@@ -506,7 +506,10 @@ class CreateToken(Node):
     (Ability bodies); tapped/attacking flags; copy: CopyEffect when it's a copy.
     subject: the player who creates the token when the text names one ("Its controller
     creates …", "target opponent creates …"; Obj), else None (the ability's controller).
-    The player who creates a token is its owner and controller (CR 111.2)."""
+    The player who creates a token is its owner and controller (CR 111.2).
+    tapped / attacking: the token enters tapped ("a tapped Powerstone token") / tapped and
+    attacking ("… token that's tapped and attacking", CR 508.4). optional: "you may create …"
+    (CR 608.2d)."""
     count: Amount
     token_name: str | None = None
     pt: str | None = None
@@ -514,6 +517,9 @@ class CreateToken(Node):
     abilities: list[Node] = field(default_factory=list)
     text: str = ""
     subject: Node | None = None
+    tapped: bool = False
+    attacking: bool = False
+    optional: bool = False
 
 
 @dataclass

@@ -108,7 +108,7 @@ def _load() -> None:
     # this module, this module imports them only here)
     from pipeline.parse import (render_abilities, render_conditions, render_copy, render_costs,  # noqa: F401
                                 render_counters, render_effects, render_keywords, render_mana, render_objects,
-                                render_replacement, render_triggers, render_zones)
+                                render_replacement, render_tokens, render_triggers, render_zones)
 
 
 # --------------------------------------------------------------------------- round trip

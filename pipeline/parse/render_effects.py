@@ -7,7 +7,6 @@ import copy
 
 from pipeline.parse import ast as A
 from pipeline.parse.render import NotRendered, cap, extra_keys, render, renders, renders_verb
-from pipeline.parse.lexicon import is_object_word
 from pipeline.parse.render_objects import amount_number, article, counted, is_plural, quantity
 
 _PT = __import__("re").compile(r"^[+-](?:\d+|X)/[+-](?:\d+|X)$")
@@ -120,7 +119,7 @@ def _obj(action: A.Action) -> str:
 
 # verb → (base form, third person) of actions written "[subject] verb obj"
 _SIMPLE = {
-    "destroy": ("destroy", "destroys"), "exile": ("exile", "exiles"), "tap": ("tap", "taps"),
+    "destroy": ("destroy", "destroys"), "tap": ("tap", "taps"),
     "untap": ("untap", "untaps"), "sacrifice": ("sacrifice", "sacrifices"), "counter": ("counter", "counters"),
     "regenerate": ("regenerate", "regenerates"), "reveal": ("reveal", "reveals"),
     "discard_obj": ("discard", "discards"), "discard": ("discard", "discards"),
@@ -204,33 +203,6 @@ def render_pump(a: A.Action, **_) -> str:
     return out
 
 
-@renders(A.CreateToken)
-def render_create(t: A.CreateToken, **_) -> str:
-    """"create a Treasure token" (CR 111.10 predefined tokens), "create two 1/1 white Soldier
-    creature tokens with flying" (CR 111.4: P/T, colors, types; keyword abilities)."""
-    if t.token_name is not None:
-        if t.pt is not None or t.abilities:
-            raise NotRendered("CreateToken")
-        return "create " + counted(t.count, f"{t.token_name} token", f"{t.token_name} tokens")
-    if t.pt is None or not _TOKEN_PT.match(t.pt) or not t.words:
-        raise NotRendered("CreateToken")
-    for w in t.words:
-        if not is_object_word(w.lower()):
-            raise NotRendered("CreateToken:word")
-    desc = f"{t.pt} {' '.join(t.words)}"
-    out = "create " + counted(t.count, f"{desc} token", f"{desc} tokens")
-    if t.abilities:
-        if not all(isinstance(k, A.Keyword) for k in t.abilities):
-            raise NotRendered("CreateToken:ability")
-        kws = [render(k) for k in t.abilities]
-        out += " with " + (kws[0] if len(kws) == 1 else
-                           f"{kws[0]} and {kws[1]}" if len(kws) == 2 else ", ".join(kws[:-1]) + f", and {kws[-1]}")
-    return out
-
-
-_TOKEN_PT = __import__("re").compile(r"^(?:\d+|X|\*)/(?:\d+|X|\*)$")
-
-
 # CR 611.2b durations (DurationKind) as Oracle writes them
 DURATION_WORDS = {
     A.DurationKind.UNTIL_END_OF_TURN: "until end of turn", A.DurationKind.THIS_TURN: "this turn",
@@ -300,21 +272,6 @@ def render_activate_only(a: A.Action, **_) -> str:
     return words
 
 
-@renders_verb("return")
-def render_return(a: A.Action, **_) -> str:
-    """"return target creature to its owner's hand", "return all creatures to their owners'
-    hands", "return target creature card from your graveyard to the battlefield" (CR 400.7)."""
-    extra_keys(a, {"zone", "optional"})
-    dest = a.extra.get("zone")
-    if not isinstance(dest, A.Zone) or dest.kind is None or a.amount is not None:
-        raise NotRendered("Action:return:destination")
-    many = is_plural(a.obj)
-    words = {A.Destination.OWNER_HAND: "their owners' hands" if many else "its owner's hand",
-             A.Destination.YOUR_HAND: "your hand", A.Destination.BATTLEFIELD: "the battlefield",
-             A.Destination.OWNER_LIBRARY_TOP: "the top of its owner's library"}[A.Destination(dest.kind)]
-    return f"{subject_verb(a, 'return', 'returns')} {_obj(a)} to {words}"
-
-
 def _duration_tail(a: A.Action) -> str:
     return " " + render(a.extra["duration"]) if "duration" in a.extra else ""
 
@@ -344,15 +301,6 @@ def render_for_as_long_as(a: A.Action, **_) -> str:
     if a.obj is not None or a.subject is not None:
         raise NotRendered("Action:duration:for_as_long_as")
     return "for as long as " + render(a.extra.get("condition"))
-
-
-@renders_verb("put_onto_battlefield")
-def render_put_onto_battlefield(a: A.Action, **_) -> str:
-    """"you may put a creature card from your hand onto the battlefield" (CR 305.1 / 400.7)."""
-    extra_keys(a, {"optional"})
-    if a.amount is not None:
-        raise NotRendered("Action:put_onto_battlefield")
-    return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} onto the battlefield"
 
 
 _LIBRARY = {"your": "your library", "their": "their library", "owner": "its owner's library"}

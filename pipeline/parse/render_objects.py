@@ -66,6 +66,7 @@ ZONES = {
     "exile": "exile", "tp_graveyard": "target player's graveyard", "their_graveyard": "their graveyard",
     "their_hand": "their hand", "that_player_graveyard": "that player's graveyard",
     "owner_graveyard": "its owner's graveyard", "battlefield": "the battlefield",
+    "it": "it", "among_them": "among them",  # "a card from it", "a creature card from among them"
 }
 
 # post-modifier rule → words (CR 109.4 control, 108.3 ownership, 110.5 status).

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pipeline.parse import ast as A
 from pipeline.parse.render import NotRendered, extra_keys, render, renders_verb
 from pipeline.parse.render_effects import _quoted, subject_verb
-from pipeline.parse.render_objects import OBJ_FORMS, _post, amount_number, render_obj
+from pipeline.parse.render_objects import OBJ_FORMS, ZONES, _post, amount_number, is_plural, render_obj
 
 #: whose zone (transform_zones._WHOSE values) → the possessive Oracle writes
 WHOSE = {"your": "your", "their": "their", "owner": "its owner's"}
@@ -172,3 +172,150 @@ def render_put_back(a: A.Action, **_) -> str:
     if a.subject is not None or a.obj is not None or a.amount is not None:
         raise NotRendered("Action:put_back")
     return "put them back in any order"
+
+
+#: battlefield modifiers (transform_zones._take_mods) in the order Oracle writes them
+_BF_FLAGS = (("face_down", "face down"), ("transformed", "transformed"))
+CONTROL = {"your": "under your control", "owner": "under its owner's control",
+           "their": "under their control", "that_player": "under that player's control"}
+BF_KEYS = {"tapped", "attacking", "attached_to", "transformed", "face_down", "control", "control_first"}
+
+
+def battlefield(a: A.Action) -> str:
+    """"the battlefield [face down] [transformed] [tapped [and attacking]] [attached to …]
+    [under … control]" from the action's battlefield modifiers (CR 110.2, 701.27)."""
+    x = a.extra
+    parts = ["the battlefield"]
+    for key, words in _BF_FLAGS:
+        if x.get(key) is True:
+            parts.append(words)
+    if x.get("tapped") is True:
+        parts.append("tapped and attacking" if x.get("attacking") is True else "tapped")
+    elif x.get("attacking") is True:
+        parts.append("attacking")
+    if "attached_to" in x:
+        parts.append("attached to " + render(x["attached_to"]))
+    if "control" in x:
+        if x["control"] not in CONTROL:
+            raise NotRendered("Action:battlefield:control")
+        many = is_plural(a.obj)
+        ctl = "under their owners' control" if x["control"] == "owner" and many else CONTROL[x["control"]]
+        if x.get("control_first") is True:
+            parts.insert(1, ctl)
+        else:
+            parts.append(ctl)
+    return " ".join(parts)
+
+
+@renders_verb("return")
+def render_return(a: A.Action, **_) -> str:
+    """"return target creature to its owner's hand", "return all creatures to their owners'
+    hands", "return target creature card from your graveyard to the battlefield tapped under
+    your control" (CR 400.7)."""
+    extra_keys(a, {"zone", "from_zone", "optional"} | BF_KEYS)
+    dest = a.extra.get("zone")
+    if not isinstance(dest, A.Zone) or dest.kind is None or a.amount is not None:
+        raise NotRendered("Action:return:destination")
+    kind = A.Destination(dest.kind)
+    if kind != A.Destination.BATTLEFIELD and BF_KEYS & set(a.extra):
+        raise NotRendered("Action:return:destination")
+    many = is_plural(a.obj)
+    words = {A.Destination.OWNER_HAND: "their owners' hands" if many else "its owner's hand",
+             A.Destination.YOUR_HAND: "your hand",
+             A.Destination.OWNER_LIBRARY_TOP: "the top of its owner's library"}.get(kind)
+    if kind == A.Destination.BATTLEFIELD:
+        words = battlefield(a)
+    if words is None:
+        raise NotRendered("Action:return:destination")
+    src = ""
+    if "from_zone" in a.extra:
+        if a.extra["from_zone"] not in ZONES:
+            raise NotRendered("Action:return:from")
+        src = " from " + ZONES[a.extra["from_zone"]]
+    return f"{subject_verb(a, 'return', 'returns')} {_obj(a)}{src} to {words}"
+
+
+@renders_verb("put_onto_battlefield")
+def render_put_onto_battlefield(a: A.Action, **_) -> str:
+    """"you may put a creature card from your hand onto the battlefield", "put it onto the
+    battlefield tapped under your control" (CR 305.1, 400.7)."""
+    extra_keys(a, {"optional"} | BF_KEYS)
+    if a.amount is not None:
+        raise NotRendered("Action:put_onto_battlefield")
+    return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} onto {battlefield(a)}"
+
+
+@renders_verb("exile")
+def render_exile(a: A.Action, **_) -> str:
+    """"exile target creature", "exile it instead" (CR 614.1a), "… instead of putting it into its
+    owner's graveyard", "exile target artifact until ~ leaves the battlefield" (CR 610.3),
+    "sacrifice … unless …" riders (CR 701.13)."""
+    extra_keys(a, {"optional", "unless", "instead", "instead_of", "duration"})
+    if a.amount is not None:
+        raise NotRendered("Action:exile+amount")
+    out = f"{subject_verb(a, 'exile', 'exiles')} {_obj(a)}"
+    if "duration" in a.extra:
+        out += " " + render(a.extra["duration"])
+    if a.extra.get("instead") is True:
+        out += " instead"
+        if a.extra.get("instead_of") == "graveyard":
+            many = is_plural(a.obj)
+            out += " of putting " + ("them into their owners' graveyards" if many else "it into its owner's graveyard")
+        elif "instead_of" in a.extra:
+            raise NotRendered("Action:exile+instead_of")
+    elif "instead_of" in a.extra:
+        raise NotRendered("Action:exile+instead_of")
+    if "unless" in a.extra:
+        out += " unless " + render(a.extra["unless"])
+    return out
+
+
+@renders_verb("duration:until_leaves_battlefield")
+def render_until_leaves(a: A.Action, **_) -> str:
+    """"until ~ leaves the battlefield" (CR 610.3: the one-shot effect ends when ~ leaves)."""
+    extra_keys(a, set())
+    if a.subject is not None or a.amount is not None or not isinstance(a.obj, A.Obj) or a.obj.quantifier != "self":
+        raise NotRendered("Action:duration:until_leaves_battlefield")
+    return f"until {render(a.obj)} leaves the battlefield"
+
+
+@renders_verb("may_play")
+def render_may_play(a: A.Action, **_) -> str:
+    """"you may play lands from your graveyard", "you may cast that card this turn" (CR 305.1,
+    601.2a)."""
+    extra_keys(a, {"play", "duration", "optional"})
+    verb = a.extra.get("play")
+    if verb not in ("play", "cast") or a.amount is not None:
+        raise NotRendered("Action:may_play")
+    out = f"{subject_verb(a, verb, verb + 's')} {_obj(a)}"
+    if "duration" in a.extra:
+        out += " " + render(a.extra["duration"])
+    return out
+
+
+@renders_verb("cast", "cast_free")
+def render_cast(a: A.Action, **_) -> str:
+    """"you may cast it", "cast a spell with mana value 3 or less from your hand without paying
+    its mana cost" (CR 118.9: an alternative cost of zero)."""
+    extra_keys(a, {"optional"})
+    if a.amount is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    out = f"{subject_verb(a, 'cast', 'casts')} {_obj(a)}"
+    if a.verb == "cast_free":
+        out += " without paying " + ("their mana costs" if is_plural(a.obj) or _any_number(a.obj) else "its mana cost")
+    return out
+
+
+def _any_number(obj) -> bool:
+    return isinstance(obj, A.Obj) and (obj.quantifier == "any_number" or "any_number" in obj.qualifiers[:1])
+
+
+@renders_verb("counter_unless")
+def render_counter_unless(a: A.Action, **_) -> str:
+    """"counter target spell unless its controller pays {3}" (CR 701.6, 118.12)."""
+    from pipeline.parse.render_mana import symbols
+
+    extra_keys(a, {"mana", "optional"})
+    if not a.extra.get("mana") or a.amount is not None:
+        raise NotRendered("Action:counter_unless")
+    return f"{subject_verb(a, 'counter', 'counters')} {_obj(a)} unless its controller pays {symbols(a.extra['mana'])}"

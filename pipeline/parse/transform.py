@@ -24,6 +24,7 @@ from pipeline.parse.transform_mana import ManaRules
 from pipeline.parse.transform_objects import ObjectRules
 from pipeline.parse.transform_replacement import ReplacementRules
 from pipeline.parse.transform_statics import StaticRules
+from pipeline.parse.transform_tokens import TokenRules
 from pipeline.parse.transform_zones import ZoneRules
 
 _NUMWORDS = {w: i for i, w in enumerate(
@@ -88,7 +89,7 @@ def _flat_syms(children) -> list[A.ManaSymbol]:
 
 
 @v_args(meta=True)
-class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, ObjectRules, KeywordRules, ReplacementRules,
+class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRules, ObjectRules, KeywordRules, ReplacementRules,
             StaticRules, ConditionRules, Transformer):
     """Transform one parse tree of ``text`` (the lower-cased segment) given ``orig`` (the
     same segment in original case, same length) into AST nodes."""
@@ -1059,6 +1060,8 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, ObjectRu
         act = self.c_subject(meta, ch[:2])
         if isinstance(act, A.Action):
             act.extra["optional"] = True
+        elif isinstance(act, A.CreateToken):
+            act.optional = True
         return act
 
     def c_may_if_do(self, meta, ch):
@@ -1076,20 +1079,6 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, ObjectRu
 
     def c_is_also(self, meta, ch):
         return A.Action("is_also", subject=ch[0], extra={"words": ch[1]}, text=self._t(meta))
-
-    # destinations (effects.lark ``dest``): each alias names one wording; a modifier or REST
-    # child (tapped, attached to …, "under its owner's control") leaves the kind unset
-    def _dest(kind, exact=None):  # noqa: N805
-        def f(self, meta, ch):
-            low = " ".join(self._low(meta).split())
-            ok = not any(isinstance(c, (A.Node, _Generic, Token)) for c in ch) and (exact is None or low in exact)
-            return A.Zone(self._t(meta), kind if ok else None)
-        return f
-
-    d_owner_hand = _dest(A.Destination.OWNER_HAND)
-    d_your_hand = _dest(A.Destination.YOUR_HAND)
-    d_battlefield = _dest(A.Destination.BATTLEFIELD, ("the battlefield",))
-    d_library_top = _dest(A.Destination.OWNER_LIBRARY_TOP, ("the top of its owner's library",))
 
     def until_eot(self, meta, ch):
         return A.Duration("until end of turn", A.DurationKind.UNTIL_END_OF_TURN)
@@ -1169,59 +1158,6 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, ObjectRu
     # tokens
     def tok_word(self, meta, ch):
         return self._t(meta)
-
-    def _token(self, meta, ch, amount=None):
-        cnt = amount or _first(ch, A.Amount) or A.Amount("fixed", value=1)
-        words = [c for c in ch if isinstance(c, str)]
-        pt = next((w for w in words if "/" in w), None)
-        desc = [w for w in words if "/" not in w]
-        abilities: list[A.Node] = []
-        flags = []
-        for c in ch:
-            if isinstance(c, _TokenWith):
-                abilities.extend(c.abilities)
-                if c.flag:
-                    flags.append(c.flag)
-        name = None
-        low = [w.lower() for w in desc]
-        for cand in ("Treasure", "Food", "Clue", "Gold", "Powerstone", "Blood", "Map", "Incubator", "Junk", "Shard"):
-            if low == [cand.lower()]:
-                name = cand
-        t = A.CreateToken(cnt, name, pt, desc + flags, abilities, self._t(meta))
-        return t
-
-    def token_spec(self, meta, ch):
-        return self._token(meta, ch)
-
-    def token_spec_equal(self, meta, ch):
-        a = _first(ch, A.Amount)
-        return self._token(meta, [c for c in ch if c is not a], A.Amount("equal_to", ref=a.ref if a else None, text=a.text if a else ""))
-
-    def token_spec_for_each(self, meta, ch):
-        o = _first(ch, A.Obj)
-        return self._token(meta, [c for c in ch if c is not o], A.Amount("for_each", ref=o, text=self._t(meta)))
-
-    def tw_keywords(self, meta, ch):
-        return _TokenWith([k for c in ch for k in (c if isinstance(c, list) else [])])
-
-    def tw_ability(self, meta, ch):
-        abil = [k for c in ch for k in (c if isinstance(c, list) else [])]
-        q = next((c for c in ch if isinstance(c, Token) and c.type == "QUOTED"), None)
-        if q is not None:
-            abil.append(self._tok(q))
-        return _TokenWith(abil)
-
-    def tw_tapped_attacking(self, meta, ch):
-        return _TokenWith([], "tapped_and_attacking")
-
-    def tw_named(self, meta, ch):
-        return _TokenWith([], "named:" + self._rest_text(ch))
-
-    def tw_attached(self, meta, ch):
-        return _TokenWith([], "attached:" + self._t(meta))
-
-    def a_create(self, meta, ch):
-        return ch[0]
 
     def a_grant(self, meta, ch):
         abil = [k for c in ch for k in (c if isinstance(c, list) else [])]
@@ -1441,8 +1377,3 @@ class _Word:
 class _Post:
     def __init__(self, name, node=None):
         self.name, self.node = name, node
-
-
-class _TokenWith:
-    def __init__(self, abilities, flag=None):
-        self.abilities, self.flag = abilities, flag

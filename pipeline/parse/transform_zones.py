@@ -33,7 +33,7 @@ or reveal information (CR 400–406 zones, CR 701 keyword actions).
 
 from __future__ import annotations
 
-from lark import Transformer, v_args
+from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
 from pipeline.parse.transform_conditions import with_duration
@@ -285,3 +285,112 @@ class ZoneRules(Transformer):
                 obj.text = obj.text[:i]
             return A.Action("cast_free", obj=obj, text=self._t(meta))
         return A.Action("cast", obj=obj, text=self._t(meta))
+
+    # ------------------------------------------------------------------ destinations
+    def _zone(kind):  # noqa: N805
+        def f(self, meta, ch):
+            rest = any(isinstance(c, Token) for c in ch)  # "its owner's library second from the top"
+            self._form_used = True
+            return A.Zone(self._t(meta), None if rest else kind)
+        return f
+
+    d_owner_hand = _zone(A.Destination.OWNER_HAND)
+    d_your_hand = _zone(A.Destination.YOUR_HAND)
+    d_library_top = _zone(A.Destination.OWNER_LIBRARY_TOP)
+    d_library = _zone(None)
+    d_their_hand = _zone(None)  # "return … to their hand" (no Destination names it yet)
+
+    def d_battlefield(self, meta, ch):
+        """"the battlefield [tapped] [under its owner's control]": a Zone whose modifiers
+        (:class:`_BfMod`) the action takes over (``_mods``); read by another rule, a Zone with
+        modifiers has no kind (its renderer cannot tell them)."""
+        mods: dict = {}
+        for c in ch:
+            if isinstance(c, _BfMod):
+                mods.update(c.extra)
+        z = A.Zone(self._t(meta), None if mods else A.Destination.BATTLEFIELD)
+        z.__dict__["_mods"] = mods
+        return z
+
+    def d_to_battlefield(self, meta, ch):
+        return _first(ch, A.Zone)
+
+    def d_battlefield_control_first(self, meta, ch):
+        z = self.d_battlefield(meta, ch)
+        z.__dict__["_mods"]["control_first"] = True  # "under your control tapped" (the rarer order)
+        return z
+
+    def _bm(key):  # noqa: N805
+        def f(self, meta, ch):
+            o = _first(ch, A.Obj)
+            if key == "attached_to":
+                return _BfMod({"attached_to": o})
+            if key == "tapped_attacking":
+                return _BfMod({"tapped": True, "attacking": True})
+            return _BfMod({key: True})
+        return f
+
+    bm_tapped = _bm("tapped")
+    bm_tapped_attacking = _bm("tapped_attacking")
+    bm_attacking = _bm("attacking")
+    bm_attached = _bm("attached_to")
+    bm_transformed = _bm("transformed")
+    bm_face_down = _bm("face_down")
+
+    def _bc(who):  # noqa: N805
+        def f(self, meta, ch):
+            self._form_used = True
+            return _BfMod({"control": who})
+        return f
+
+    bc_your = _bc("your")
+    bc_owner = _bc("owner")
+    bc_their = _bc("their")
+    bc_that_player = _bc("that_player")
+
+    def a_return(self, meta, ch):
+        """"return target creature to its owner's hand", "return it from your graveyard to the
+        battlefield tapped under your control" (CR 400.7): ``extra.zone`` the destination Zone,
+        ``extra.from_zone`` the zone rule named after "from", battlefield modifiers as
+        :func:`battlefield_extra`."""
+        zone = _first(ch, A.Zone)
+        extra: dict = {"zone": zone}
+        src = next((c for c in ch if isinstance(c, str)), None)
+        if src is not None:
+            extra["from_zone"] = str(src)
+        extra.update(_take_mods(zone))
+        return A.Action("return", obj=_first(ch, A.Obj), extra=extra, text=self._t(meta))
+
+    def a_may_play(self, meta, ch):
+        """"you may play lands from your graveyard", "you may cast that card this turn" (CR 305.1,
+        601.2a): ``extra.play`` play|cast, ``extra.duration``."""
+        self._form_used = True
+        extra = {"play": "cast" if "cast" in self._lits else "play"}
+        dur = next((c for c in ch if isinstance(c, (A.Text, A.Action))), None)
+        if dur is not None:
+            extra["duration"] = dur
+        return A.Action("may_play", obj=_first(ch, A.Obj), extra=extra, text=self._t(meta))
+
+    def a_put_onto_battlefield(self, meta, ch):
+        """"put a land card from your hand onto the battlefield tapped", "… under your control"
+        (CR 110.2, 305.1): the battlefield modifiers in ``extra``."""
+        zone = _first(ch, A.Zone)
+        return A.Action("put_onto_battlefield", obj=_first(ch, A.Obj), extra=_take_mods(zone), text=self._t(meta))
+
+def _take_mods(zone) -> dict:
+    """The battlefield modifiers a Zone carries (``tapped``, ``attacking``, ``attached_to``, ``transformed``,
+    ``face_down``: True / Obj; ``control``: your|owner|their|that_player; ``control_first``), and the
+    Zone's kind set to the battlefield (the action's renderer writes them)."""
+    mods = dict(getattr(zone, "__dict__", {}).get("_mods") or {})
+    if zone is not None and "_mods" in zone.__dict__:
+        zone.kind = A.Destination.BATTLEFIELD
+    return mods
+
+
+class _BfMod:
+    """Internal: one modifier of "the battlefield" (bf_mod / bf_control) as extra keys."""
+
+    def __init__(self, extra):
+        self.extra = extra
+
+

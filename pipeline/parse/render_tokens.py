@@ -1,0 +1,88 @@
+"""Renderer of token creation (``grammar/tokens.lark``): :class:`CreateToken` (CR 111).
+
+"create [count] [tapped] [P/T] [colors] [types] token(s) [with abilities] [that's tapped and
+attacking]" — the order of CR 111.4's characteristics as Oracle writes them; descriptor words from
+the closed lexicons (colors CR 105, types CR 205), "and" between two colors; keywords by name and
+any other ability in quotes (CR 113.1a); predefined tokens by name (CR 111.10).
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.parse import ast as A
+from pipeline.parse.lexicon import COLORS, is_object_word
+from pipeline.parse.render import NotRendered, render, renders
+from pipeline.parse.render_effects import _quoted
+from pipeline.parse.render_objects import counted, is_plural, quantity
+
+_TOKEN_PT = re.compile(r"^(?:\d+|X|\*)/(?:\d+|X|\*)$")
+
+
+def _descriptor(t: A.CreateToken) -> str:
+    """"1/1 black and green Worm creature", "Treasure"."""
+    if t.token_name is not None:
+        if t.pt is not None:
+            raise NotRendered("CreateToken")
+        return t.token_name
+    words = list(t.words)
+    if not words or (t.pt is None and "creature" in [w.lower() for w in words]):
+        raise NotRendered("CreateToken")
+    if t.pt is not None and not _TOKEN_PT.match(t.pt):
+        raise NotRendered("CreateToken:pt")
+    for i, w in enumerate(words):
+        low = w.lower()
+        if low == "and":  # "black and green": between two colors only (CR 105.1)
+            if not (0 < i < len(words) - 1 and words[i - 1].lower() in COLORS and words[i + 1].lower() in COLORS):
+                raise NotRendered("CreateToken:word")
+        elif not is_object_word(low):
+            raise NotRendered("CreateToken:word")
+    return " ".join(([t.pt] if t.pt else []) + words)
+
+
+def _abilities(t: A.CreateToken) -> str:
+    items = [render(k) if isinstance(k, A.Keyword) else _quoted(k) for k in t.abilities]
+    if len(items) == 1:
+        return items[0]
+    if len(items) == 2:
+        return f"{items[0]} and {items[1]}"
+    return ", ".join(items[:-1]) + f", and {items[-1]}"
+
+
+@renders(A.CreateToken)
+def render_create(t: A.CreateToken, **_) -> str:
+    """"create a Treasure token", "create two 1/1 white Soldier creature tokens with flying",
+    "create a tapped Powerstone token", "… token that's tapped and attacking" (CR 111.4, 508.4);
+    "create a number of … tokens equal to …", "create a … token for each …" (CR 107.1)."""
+    desc = _descriptor(t)
+    if t.tapped and not t.attacking:
+        desc = "tapped " + desc
+    cnt = t.count
+    if cnt is not None and cnt.kind == "equal_to":
+        head, plural = f"a number of {desc} tokens", True
+    elif cnt is not None and cnt.kind == "for_each":
+        head, plural = f"{counted(A.Amount('fixed', value=1), desc + ' token', '')}", False
+    else:
+        head = counted(cnt, f"{desc} token", f"{desc} tokens")
+        plural = not (cnt is not None and cnt.kind == "fixed" and cnt.value == 1)
+    if t.subject is None:
+        if t.optional:
+            raise NotRendered("CreateToken:optional_without_subject")
+        out = "create " + head
+    else:  # "you may create …", "its controller creates …" (CR 111.2)
+        who = render(t.subject, role="subject")
+        verb = "create" if who == "you" or is_plural(t.subject) else "creates"
+        out = f"{who} {'may create' if t.optional else verb} {head}"
+    if t.abilities:
+        out += " with " + _abilities(t)
+    if t.attacking:
+        if not t.tapped:
+            raise NotRendered("CreateToken:attacking")
+        out += " that are tapped and attacking" if plural else " that's tapped and attacking"
+    if cnt is not None and cnt.kind == "equal_to":
+        out += " equal to " + quantity(cnt)
+    elif cnt is not None and cnt.kind == "for_each":
+        if not isinstance(cnt.ref, A.Obj):
+            raise NotRendered("CreateToken:for_each")
+        out += " for each " + render(cnt.ref, prep="in")
+    return out

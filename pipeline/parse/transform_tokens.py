@@ -1,0 +1,92 @@
+"""Transformer rules for ``grammar/tokens.lark``: creating tokens (CR 111).
+
+:class:`TokenRules` is a mixin of :class:`pipeline.parse.transform.ToAst` (methods take
+``(meta, children)``; the matched alternative's literal words are in ``self._lits``). It builds
+``CreateToken{count, token_name, pt, words, abilities, tapped, attacking}``: ``pt`` "1/1";
+``words`` the descriptor words in order (colors, "and", types, CR 111.4); ``abilities`` the
+keywords (Keyword) and quoted abilities (ability bodies) after "with" (CR 111.1, 113.1a);
+``token_name`` one of the predefined tokens (CR 111.10) when the words are only its name;
+``tapped`` "a tapped Powerstone token", ``attacking`` "that's tapped and attacking" (CR 508.4).
+Wordings the renderer cannot give back stay in ``words`` as markers: ``named:<text>`` (a token
+name is free text), ``attached:<text>``, ``tapped_and_attacking`` (the older "tokens tapped and
+attacking" without "that are").
+"""
+
+from __future__ import annotations
+
+from lark import Transformer, v_args
+
+from pipeline.parse import ast as A
+
+#: predefined tokens (CR 111.10) by name
+PREDEFINED = ("Treasure", "Food", "Clue", "Gold", "Powerstone", "Blood", "Map", "Incubator", "Junk", "Shard")
+
+
+def _first(children, cls):
+    for c in children:
+        if isinstance(c, cls):
+            return c
+    return None
+
+
+@v_args(meta=True)
+class TokenRules(Transformer):
+    """Mixin of ToAst for tokens.lark (see the module docstring)."""
+
+    def _token(self, meta, ch, amount=None):
+        tapped = "tapped" in self._lits  # "create a tapped Powerstone token"
+        self._form_used = True
+        cnt = amount or _first(ch, A.Amount) or A.Amount("fixed", value=1)
+        words = [c for c in ch if isinstance(c, str)]
+        pt = next((w for w in words if "/" in w), None)
+        desc = [w for w in words if "/" not in w]
+        abilities: list[A.Node] = []
+        flags = []
+        attacking = False
+        for c in ch:
+            if isinstance(c, _TokenWith):
+                abilities.extend(c.abilities)
+                if c.flag == "attacking":
+                    tapped = attacking = True
+                elif c.flag:
+                    flags.append(c.flag)
+        low = [w.lower() for w in desc]
+        name = next((cand for cand in PREDEFINED if low == [cand.lower()]), None)
+        return A.CreateToken(cnt, name, pt, desc + flags, abilities, self._t(meta), tapped=tapped, attacking=attacking)
+
+    def token_spec(self, meta, ch):
+        return self._token(meta, ch)
+
+    def token_spec_equal(self, meta, ch):
+        a = _first(ch, A.Amount)
+        return self._token(meta, [c for c in ch if c is not a],
+                           A.Amount("equal_to", ref=a.ref if a else None, text=a.text if a else ""))
+
+    def token_spec_for_each(self, meta, ch):
+        o = _first(ch, A.Obj)
+        return self._token(meta, [c for c in ch if c is not o], A.Amount("for_each", ref=o, text=self._t(meta)))
+
+    def tw_keywords(self, meta, ch):
+        return _TokenWith([k for c in ch for k in (c if isinstance(c, list) else [])])
+
+    def tw_tapped_attacking(self, meta, ch):
+        return _TokenWith([], "attacking")
+
+    def tw_tapped_attacking_bare(self, meta, ch):
+        return _TokenWith([], "tapped_and_attacking")
+
+    def tw_named(self, meta, ch):
+        return _TokenWith([], "named:" + self._rest_text(ch))
+
+    def tw_attached(self, meta, ch):
+        return _TokenWith([], "attached:" + self._t(meta))
+
+    def a_create(self, meta, ch):
+        return ch[0]
+
+
+class _TokenWith:
+    """Internal: what follows "token(s)": abilities after "with", or a flag."""
+
+    def __init__(self, abilities, flag=None):
+        self.abilities, self.flag = abilities, flag
