@@ -77,7 +77,7 @@ POSTS = {
     "target_opp_controls": "target opponent controls", "that_player_controls": "that player controls",
     "defending_controls": "defending player controls", "they_control": "they control",
     "its_controller_controls": "its controller controls", "battlefield": "on the battlefield",
-    "your_choice": "of your choice", "in_party": "in your party", "attacking_you": "attacking you",
+    "your_choice": "of your choice", "their_choice": "of their choice", "in_party": "in your party", "attacking_you": "attacking you",
     "attacked": "that attacked this turn", "dealt_damage": "dealt damage this turn",
     "exiled_with": "exiled with ~", "of_that_type": "of that type", "not_cast": "that wasn't cast",
     "crewed_it": "that crewed it this turn", "chosen_name": "with the chosen name",

@@ -16,7 +16,9 @@ WHOSE = {"your": "your", "their": "their", "owner": "its owner's"}
 ZONE_NAMES = ("hand", "graveyard", "library")
 #: owner of "the top N cards of X library" → words
 TOP_OWNERS = {"your": "your", "their": "their", "that_player": "that player's",
-              "target_player": "target player's", "each_player": "each player's"}
+              "target_player": "target player's", "each_player": "each player's",
+              "target_opponent": "target opponent's", "each_opponent": "each opponent's",
+              "an_opponent": "an opponent's"}
 
 
 def _obj(a: A.Action) -> str:
@@ -178,12 +180,12 @@ def render_put_back(a: A.Action, **_) -> str:
 _BF_FLAGS = (("face_down", "face down"), ("transformed", "transformed"))
 CONTROL = {"your": "under your control", "owner": "under its owner's control",
            "their": "under their control", "that_player": "under that player's control"}
-BF_KEYS = {"tapped", "attacking", "attached_to", "transformed", "face_down", "control", "control_first"}
+BF_KEYS = {"tapped", "attacking", "attached_to", "transformed", "face_down", "counters", "control", "control_first"}
 
 
 def battlefield(a: A.Action) -> str:
     """"the battlefield [face down] [transformed] [tapped [and attacking]] [attached to …]
-    [under … control]" from the action's battlefield modifiers (CR 110.2, 701.27)."""
+    [with N counters on it] [under … control]" (or the control first) from the action's battlefield modifiers (CR 110.2, 701.27)."""
     x = a.extra
     parts = ["the battlefield"]
     for key, words in _BF_FLAGS:
@@ -195,6 +197,15 @@ def battlefield(a: A.Action) -> str:
         parts.append("attacking")
     if "attached_to" in x:
         parts.append("attached to " + render(x["attached_to"]))
+    if "counters" in x:  # "with a +1/+1 counter on it" (CR 122.6)
+        from pipeline.parse.render_counters import counter_word
+
+        c = x["counters"]
+        if not isinstance(c, A.CounterSpec):
+            raise NotRendered("Action:battlefield:counters")
+        on = "on them" if is_plural(a.obj) else "on it"
+        what = f"an additional {counter_word(c.counter)} counter" if c.additional else render(c)
+        parts.append(f"with {what} {on}")
     if "control" in x:
         if x["control"] not in CONTROL:
             raise NotRendered("Action:battlefield:control")
@@ -250,10 +261,12 @@ def render_exile(a: A.Action, **_) -> str:
     """"exile target creature", "exile it instead" (CR 614.1a), "… instead of putting it into its
     owner's graveyard", "exile target artifact until ~ leaves the battlefield" (CR 610.3),
     "sacrifice … unless …" riders (CR 701.13)."""
-    extra_keys(a, {"optional", "unless", "instead", "instead_of", "duration"})
+    extra_keys(a, {"optional", "unless", "instead", "instead_of", "duration", "face_down"})
     if a.amount is not None:
         raise NotRendered("Action:exile+amount")
     out = f"{subject_verb(a, 'exile', 'exiles')} {_obj(a)}"
+    if a.extra.get("face_down") is True:
+        out += " face down"
     if "duration" in a.extra:
         out += " " + render(a.extra["duration"])
     if a.extra.get("instead") is True:

@@ -37,10 +37,13 @@ from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
 from pipeline.parse.transform_conditions import with_duration
+from pipeline.parse.transform_counters import _Counter
 
 #: owner of a library/graveyard by the words before it ("the top card of target player's library")
 _TOP_OWNERS = {("your",): "your", ("their",): "their", ("that", "player"): "that_player",
-               ("target", "player"): "target_player", ("each", "player"): "each_player"}
+               ("target", "player"): "target_player", ("each", "player"): "each_player",
+               ("target", "opponent"): "target_opponent", ("each", "opponent"): "each_opponent",
+               ("a", "opponent"): "an_opponent"}
 #: whose hand/library/graveyard the literal words name
 _WHOSE = {"your": "your", "their": "their", "its": "owner", "owner": "owner"}
 
@@ -158,6 +161,13 @@ class ZoneRules(Transformer):
     def a_investigate(self, meta, ch):
         """"investigate" / "investigate twice"-style "investigate N times" (CR 701.16)."""
         return A.Action("investigate", amount=_first(ch, A.Amount), text=self._t(meta))
+
+    def p_their_choice(self, meta, ch):
+        return "their_choice"  # "a creature of their choice" (CR 608.2d: the player chooses)
+
+    def a_exile_face_down(self, meta, ch):
+        """"exile the top card of your library face down" (CR 406.3)."""
+        return A.Action("exile", obj=_first(ch, A.Obj), extra={"face_down": True}, text=self._t(meta))
 
     def a_choose(self, meta, ch):
         """"choose target creature you control", "choose a creature type", "choose a card name"
@@ -330,6 +340,14 @@ class ZoneRules(Transformer):
             return _BfMod({key: True})
         return f
 
+    def bm_with_counters(self, meta, ch):
+        """"… to the battlefield with a +1/+1 counter on it" (CR 122.6)."""
+        return _BfMod({"counters": A.CounterSpec(_counter_kind(ch), _first(ch, A.Amount) or A.Amount("fixed", value=1))})
+
+    def bm_with_additional(self, meta, ch):
+        """"… with an additional +1/+1 counter on it" (CR 122.6)."""
+        return _BfMod({"counters": A.CounterSpec(_counter_kind(ch), A.Amount("fixed", value=1), additional=True)})
+
     bm_tapped = _bm("tapped")
     bm_tapped_attacking = _bm("tapped_attacking")
     bm_attacking = _bm("attacking")
@@ -377,9 +395,15 @@ class ZoneRules(Transformer):
         zone = _first(ch, A.Zone)
         return A.Action("put_onto_battlefield", obj=_first(ch, A.Obj), extra=_take_mods(zone), text=self._t(meta))
 
+
+def _counter_kind(children) -> str:
+    """The kind read by counters.lark's ``counter_kind`` (its ``_Counter`` marker)."""
+    return next((c.kind for c in children if isinstance(c, _Counter)), "")
+
+
 def _take_mods(zone) -> dict:
     """The battlefield modifiers a Zone carries (``tapped``, ``attacking``, ``attached_to``, ``transformed``,
-    ``face_down``: True / Obj; ``control``: your|owner|their|that_player; ``control_first``), and the
+    ``face_down``: True / Obj; ``counters``: CounterSpec ("with a +1/+1 counter on it"); ``control``: your|owner|their|that_player; ``control_first``), and the
     Zone's kind set to the battlefield (the action's renderer writes them)."""
     mods = dict(getattr(zone, "__dict__", {}).get("_mods") or {})
     if zone is not None and "_mods" in zone.__dict__:
