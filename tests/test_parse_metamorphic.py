@@ -172,6 +172,8 @@ PAIRS = [
      ("Conjurer's Ban", "Choose a card name."), "choose", ("obj",)),
     ("top cards of your / target player's library", ("Telling Time", "Look at the top three cards of your library."),
      ("Dimir Machinations", "Look at the top three cards of target player's library."), "look", ()),
+    ("may of a joined action", ("Raphael's Technique", "Each player may discard their hand and draw seven cards."),
+     ("Wheel of Fortune", "Each player discards their hand, then draws seven cards."), "draw", ()),
     ("subject of a joined predicate", ("Sylvan Might", "gets +2/+2 and gains trample until end of turn"),
      ("Kruin Striker", "gets +1/+0 and gains trample until end of turn"), "GrantAbility", ()),
     # CR 707.9b: a copy exception that sets the types vs one that adds to them (the literal

@@ -66,11 +66,19 @@ def _joined_parts(effects: list) -> list[str]:
         text = render(node)
         if joined:
             prefix = render(subj, role="subject") + " "
+            if _optional(e) and _optional(effects[i - 1]):  # "you may X and Y": one "may" (CR 608.2d)
+                prefix += "may "
             if not text.startswith(prefix):
                 raise NotRendered("Sentence:joined")
             text = text[len(prefix):]
         out.append(text)
     return out
+
+
+def _optional(node) -> bool:
+    if isinstance(node, A.Action):
+        return node.extra.get("optional") is True
+    return isinstance(node, A.CreateToken) and node.optional
 
 
 def _duration_of(node):

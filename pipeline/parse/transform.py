@@ -1256,12 +1256,38 @@ def _resolve_joined(nodes: list, conjs: list) -> None:
             chain = [node]
     if len(chain) > 1:
         chains.append(chain)
+    _carry_may(nodes, conjs)
     for chain in chains:
         dur = _duration(chain[-1])
         if dur is not None:
             for node in chain[:-1]:
                 if _duration(node) is None:
                     _set_duration(node, dur)
+
+
+def _is_optional(node) -> bool:
+    if isinstance(node, A.Action):
+        return node.extra.get("optional") is True
+    return isinstance(node, A.CreateToken) and node.optional
+
+
+def _carry_may(nodes: list, conjs: list) -> None:
+    """"A may X, Y, then Z" is one choice of A's (CR 608.2d): every action joined after a "may"
+    clause ("and", ",", ", then" …) that has no subject of its own, or the same subject, takes A
+    as its subject and is optional too ("Each player may discard their hand and draw seven cards";
+    "you may search your library for …, reveal it, put it into your hand, then shuffle")."""
+    who = None
+    for i, node in enumerate(nodes):
+        if who is not None and conjs[i] is not None and isinstance(node, (A.Action, A.CreateToken)):
+            own = _subject(node)
+            if own is None or own is who:
+                node.subject = who
+                if isinstance(node, A.Action):
+                    node.extra["optional"] = True
+                else:
+                    node.optional = True
+                continue
+        who = _subject(node) if _is_optional(node) else None
 
 
 def _with_form(res, form: list[str]):
