@@ -170,10 +170,10 @@ def render_emblem(a: A.Action, **_) -> str:
 @renders_verb("put_back")
 def render_put_back(a: A.Action, **_) -> str:
     """"…, then put them back in any order" (the looked-at cards, CR 401.4)."""
-    extra_keys(a, set())
-    if a.subject is not None or a.obj is not None or a.amount is not None:
+    extra_keys(a, {"optional"})
+    if a.obj is not None or a.amount is not None:
         raise NotRendered("Action:put_back")
-    return "put them back in any order"
+    return f"{subject_verb(a, 'put', 'puts')} them back in any order"
 
 
 #: battlefield modifiers (transform_zones._take_mods) in the order Oracle writes them
