@@ -89,6 +89,9 @@ def _production(add: A.AddMana) -> str:
             return symbols(add.symbols) + _tail(amt)  # "Add {G} for each Elf you control"
         if amt is not None and amt.kind == "equal_to" and amt.value is None:
             return f"an amount of {symbols(add.symbols)} equal to {quantity(amt)}"  # CR 202.3 mana value
+        if amt is not None and amt.ref is None and ((amt.kind == "fixed" and amt.value and amt.value > 1)
+                                                    or (amt.kind == "x" and amt.variable)):
+            return f"{amount_number(amt)} {symbols(add.symbols)}"  # "Add seven {R}", "add X {G}"
         if amt is None or not (amt.kind == "fixed" and amt.value == 1):
             raise NotRendered("AddMana:fixed_amount")
         return symbols(add.symbols)

@@ -58,6 +58,11 @@ class ManaRules(Transformer):
         """"This mana can't be spent to cast nonartifact spells." (CR 106.6)"""
         return self._spend_restriction(meta, ch, negated=True)
 
+    def aw_count_syms(self, meta, ch):
+        """"Add seven {R}" / "add X {G}": ``count`` times the symbols (CR 106.3, 107.3)."""
+        syms = [s for c in ch if isinstance(c, list) for s in c if isinstance(s, A.ManaSymbol)]
+        return A.AddMana("fixed", symbols=syms, amount=_first(ch, A.Amount))
+
     def mana_persist_steps(self, meta, ch):
         """"Until end of turn, you don't lose this mana as steps and phases end." (CR 106.4:
         mana empties from the pool at the end of each step and phase; this effect stops that)."""
