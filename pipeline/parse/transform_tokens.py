@@ -17,16 +17,10 @@ from __future__ import annotations
 from lark import Transformer, v_args
 
 from pipeline.parse import ast as A
+from pipeline.parse.transform_zones import _first
 
 #: predefined tokens (CR 111.10) by name
 PREDEFINED = ("Treasure", "Food", "Clue", "Gold", "Powerstone", "Blood", "Map", "Incubator", "Junk", "Shard")
-
-
-def _first(children, cls):
-    for c in children:
-        if isinstance(c, cls):
-            return c
-    return None
 
 
 @v_args(meta=True)
