@@ -24,6 +24,7 @@ from pipeline.parse import ast as A
 
 _BY_CLASS: dict[type, Callable] = {}
 _BY_VERB: dict[str, Callable] = {}
+_BY_PREFIX: dict[str, Callable] = {}
 
 
 class NotRendered(Exception):
@@ -54,6 +55,15 @@ def renders_verb(*verbs: str):
     return deco
 
 
+def renders_verb_prefix(prefix: str):
+    """Decorator: register ``fn(action, **ctx) -> str`` for :class:`Action` nodes whose verb starts
+    with ``prefix`` (``"event:"``) and has no renderer of its own (:func:`renders_verb`)."""
+    def deco(fn):
+        _BY_PREFIX[prefix] = fn
+        return fn
+    return deco
+
+
 def shape_of(node) -> str:
     """Coverage key of a node: class name, ``Action:<verb>`` for actions."""
     if isinstance(node, A.Action):
@@ -69,6 +79,8 @@ def render(node, **ctx) -> str:
         raise NotRendered("None")
     if isinstance(node, A.Action):
         fn = _BY_VERB.get(node.verb)
+        if fn is None:
+            fn = _BY_PREFIX.get(node.verb.split(":", 1)[0] + ":") if ":" in node.verb else None
         if fn is None:
             raise NotRendered(shape_of(node))
         return fn(node, **ctx)
@@ -107,8 +119,8 @@ def _load() -> None:
     # the concept modules register their renderers on import (no import circle: they import
     # this module, this module imports them only here)
     from pipeline.parse import (render_abilities, render_conditions, render_copy, render_costs,  # noqa: F401
-                                render_counters, render_effects, render_keywords, render_mana, render_objects,
-                                render_replacement, render_tokens, render_triggers, render_zones)
+                                render_counters, render_effects, render_events, render_keywords, render_mana,
+                                render_objects, render_replacement, render_tokens, render_triggers, render_zones)
 
 
 # --------------------------------------------------------------------------- round trip

@@ -1,10 +1,10 @@
-"""Renderers of triggered abilities and trigger events (``grammar/triggers.lark``, CR 603)."""
+"""Renderers of triggered abilities (``grammar/triggers.lark``, CR 603): the ability, its intervening
+"if" and the step events; every other trigger event is written by :mod:`pipeline.parse.render_events`."""
 
 from __future__ import annotations
 
 from pipeline.parse import ast as A
 from pipeline.parse.render import NotRendered, cap, extra_keys, render, renders, renders_verb
-from pipeline.parse.render_objects import is_plural
 
 
 @renders(A.Triggered)
@@ -23,22 +23,6 @@ def render_triggered(t: A.Triggered, **_) -> str:
         raise NotRendered("Triggered:no_effect")
     effect = " ".join(render(e) for e in t.effect)
     return cap(head) + ", " + effect[:1].lower() + effect[1:]
-
-
-def _event(third: str, plural: str):
-    def f(a: A.Action, **_) -> str:
-        extra_keys(a, set())
-        if a.obj is None or a.amount is not None:
-            raise NotRendered(f"Action:{a.verb}")
-        subj = render(a.obj, role="subject")
-        return f"{subj} {plural if is_plural(a.obj) else third}"
-    return f
-
-
-renders_verb("event:enters")(_event("enters", "enter"))
-renders_verb("event:dies")(_event("dies", "die"))
-renders_verb("event:attacks")(_event("attacks", "attack"))
-renders_verb("event:leaves")(_event("leaves the battlefield", "leave the battlefield"))
 
 
 # CR 500.1 steps and phases as Oracle names them; owners as "your upkeep" / "each opponent's upkeep"
@@ -71,38 +55,3 @@ def render_step(a: A.Action, **_) -> str:
     if phase == A.Step.COMBAT and a.extra.get("on_your_turn"):
         return "the beginning of combat on your turn"
     return f"the beginning of {OWNER_WORDS[owner]} {STEP_WORDS[phase]}"
-
-
-def _objects(a: A.Action) -> list:
-    objs = a.extra.get("objects") or []
-    if not isinstance(objs, list):
-        raise NotRendered(f"{a.verb}:objects")
-    return objs
-
-
-@renders_verb("event:cast")
-def render_cast(a: A.Action, **_) -> str:
-    """"you cast a spell", "a player casts a black spell" (CR 601.2)."""
-    extra_keys(a, {"objects"})
-    objs = _objects(a)
-    if a.obj is None or len(objs) != 1 or a.amount is not None:
-        raise NotRendered("Action:event:cast")
-    who = render(a.obj, role="subject")
-    verb = "cast" if who == "you" or is_plural(a.obj) else "casts"
-    return f"{who} {verb} {render(objs[0])}"
-
-
-def _deals_event(what: str):
-    """"~ deals [combat] damage [to a player]" events (CR 510.1 combat damage, 120.1 damage)."""
-    def f(a: A.Action, **_) -> str:
-        extra_keys(a, {"objects"})
-        objs = _objects(a)
-        if a.obj is None or len(objs) > 1 or a.amount is not None:
-            raise NotRendered(f"Action:{a.verb}")
-        out = f"{render(a.obj, role='subject')} {'deal' if is_plural(a.obj) else 'deals'} {what}"
-        return out + (" to " + render(objs[0]) if objs else "")
-    return f
-
-
-renders_verb("event:combat_damage")(_deals_event("combat damage"))
-renders_verb("event:damage")(_deals_event("damage"))
