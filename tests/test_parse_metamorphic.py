@@ -183,6 +183,15 @@ PAIRS = [
     # CR 106.6: what restricted mana may be spent on
     ("spend restriction creature / artifact spells", ("Food Chain", "Spend this mana only to cast creature spells."),
      ("Mishra's Workshop", "Spend this mana only to cast artifact spells."), "ManaRestriction", ()),
+    # trigger events (CR 603.2): the alternative of the event rule is in the AST (render_events)
+    ("attacks / attacks alone (event)", ("Hollow Dogs", "Whenever this creature attacks, it gets +2/+0"),
+     ("Rogue Kavu", "Whenever this creature attacks alone, it gets +2/+0"), None, ()),
+    ("discard / cycle a card (event)", ("Necropotence", "Whenever you discard a card,"),
+     ("Crystalline Resonance", "Whenever you cycle a card,"), "event:", ()),
+    ("cycle or discard / cycle (event)", ("Drake Haven", "Whenever you cycle or discard a card,"),
+     ("Crystalline Resonance", "Whenever you cycle a card,"), "event:", ()),
+    ("blocks / becomes blocked (event)", ("Sustainer of the Realm", "Whenever this creature blocks,"),
+     ("Elvish Berserker", "Whenever this creature becomes blocked,"), "event:", ()),
 ]
 
 

@@ -589,9 +589,13 @@ class KeywordLine(Node):
 class ChooseCount(Node):
     """How many modes a modal ability chooses (CR 700.2): ``low``..``high`` (``high`` None =
     any number). "one" = 1..1, "one or both" = 1..2, "one or more" = 1..None, "any number" =
-    0..None, "up to two" = 0..2."""
+    0..None, "up to two" = 0..2. ``same_mode``: "You may choose the same mode more than once"
+    (CR 700.2d); ``chooser``: who chooses when not the controller — "opponent" for "An opponent
+    chooses one" (CR 700.2e), else None."""
     low: int
     high: int | None
+    same_mode: bool = False
+    chooser: str | None = None
 
 
 @dataclass

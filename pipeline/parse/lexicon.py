@@ -67,6 +67,11 @@ def cr_lexicons() -> dict[str, frozenset[str]]:
     for m in re.finditer(r"^702\.(\d+)\. (.+?)\s*$", text, re.M):
         if int(m.group(1)) >= 2:  # "Daybound and Nightbound" (CR 702.145) names two keywords
             kw.update(m.group(2).lower().split(" and ") if m.group(2).startswith("Daybound") else [m.group(2).lower()])
+    # variants the CR names in a subrule: "Megamorph is a variant of the morph ability" (CR 702.37b),
+    # multikicker (702.33c), commander ninjutsu (702.49d), double agenda (702.106f), trample over
+    # planeswalkers (702.19c)
+    kw.update(m.group(1).lower() for m in re.finditer(r"^702\.\d+[a-z] ([A-Z][a-z]+(?: [a-z]+)*) is a variant of ", text, re.M)
+              if m.group(1) != "Typecycling")
     act = {m.group(2).lower() for m in re.finditer(r"^701\.(\d+)\. (.+?)\s*$", text, re.M) if int(m.group(1)) >= 2}
     m = re.search(r"^207\.2c .*?The ability words are (.+?)\.\s*$", text, re.M)
     aw = set()
@@ -85,13 +90,18 @@ def is_object_word(word: str) -> bool:
 
 
 def is_keyword(name: str) -> bool:
-    """True if ``name`` (lower case) is a keyword ability of CR 702, a landwalk (CR 702.14c:
-    a land type + "walk") or a typecycling (CR 702.29e: a type + "cycling")."""
+    """True if ``name`` (lower case) is a keyword ability of CR 702 (a heading, or a variant a
+    subrule names: "Megamorph is a variant of the morph ability"), a landwalk (CR 702.14c:
+    a land type + "walk") or a typecycling (CR 702.29e: a type + "cycling", "basic landcycling")."""
     if name in cr_lexicons()["keywords"]:
         return True
     for suffix in ("walk", "cycling"):
         if name.endswith(suffix) and name[: -len(suffix)] in type_words():
             return True
+    # "basic landcycling" (CR 702.29e: [type]cycling, the type a supertype and a card type)
+    head, _, last = name.rpartition(" ")
+    if head and last.endswith("cycling") and all(w in type_words() for w in head.split() + [last[:-7]]):
+        return True
     return False
 
 

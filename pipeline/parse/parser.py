@@ -17,8 +17,8 @@ from pipeline.parse import ast as A
 from pipeline.parse.grammar import get_parser, parse_version
 from pipeline.parse.render import round_trip
 from pipeline.parse.normalize import lower_same_length, normalize_chars, normalize_wording, self_names
-from pipeline.parse.segment import (ability_blocks, chapter_prefix, split_ability_word, split_reminders,
-                                    split_sentences, top_level_all, top_level_index)
+from pipeline.parse.segment import (ability_blocks, chapter_prefix, prefix_role, split_ability_word,
+                                    split_reminders, split_sentences, top_level_all, top_level_index)
 from pipeline.parse.transform import ToAst
 
 _LOYALTY_RE = re.compile(r"^([+-]?(?:\d+|X)): ")
@@ -205,14 +205,26 @@ def _choose_count(phrase: str) -> A.Node:
     return A.Text(phrase)
 
 
+#: The "Choose …" line of a modal ability (CR 700.2): who chooses (CR 700.2e), how many, and
+#: "You may choose the same mode more than once." (CR 700.2d).
+_MODAL_HEAD_RE = re.compile(r"(?:^|(?<=[ ,:]))(?:(an opponent) chooses|choose) (.*?)"
+                            r"(?:\. (you may choose the same mode more than once)\.)?(?: —)?$", re.I)
+
+
 def _modal(body: str) -> tuple[A.Node, str]:
     lines = body.split("\n")
     head = lines[0].strip()
     modes = [parse_effect(l.strip().lstrip("•").strip()) for l in lines[1:]]
-    low = head.lower()
-    idx = low.find("choose ")
-    phrase = head[idx + len("choose "):].rstrip(" —").strip() if idx >= 0 else head
-    modal = A.Modal(_choose_count(phrase), modes)
+    m = _MODAL_HEAD_RE.search(head)
+    idx = m.start() if m else -1
+    phrase = m.group(2).rstrip(" —").strip() if m else head
+    choose = _choose_count(phrase)
+    if m and isinstance(choose, A.ChooseCount):
+        choose.same_mode = m.group(3) is not None
+        choose.chooser = "opponent" if m.group(1) else None
+    elif m and (m.group(1) or m.group(3)):
+        choose = A.Text(head[idx:])
+    modal = A.Modal(choose, modes)
     prefix = head[:idx].strip() if idx > 0 else ""
     if not prefix:
         if idx < 0:
@@ -342,20 +354,24 @@ def parse_line(line: str, index: int, *, type_line: str = "", names: tuple[str, 
     reminders: list[str] = []
     body_parts: list[str] = []
     ability_word = None
+    newline = False  # a line break inside reminder text or between pieces: mode lines (CR 700.2) stay lines
     for s, e, role in split_reminders(norm):
         if role == "body" and not body_parts and ability_word is None:
             aw, off = split_ability_word(norm[s:e])
             if aw:
                 ability_word = aw
-                pieces.append(A.Piece(s, s + len(aw), "ability_word", norm[s:s + len(aw)]))
+                pieces.append(A.Piece(s, s + len(aw), prefix_role(aw), norm[s:s + len(aw)]))
                 pieces.append(A.Piece(s + len(aw), s + off, "sep", norm[s + len(aw):s + off]))
                 s = s + off
         pieces.append(A.Piece(s, e, role, norm[s:e]))
         if role == "reminder":
             reminders.append(norm[s + 1:e - 1] if norm[e - 1:e] == ")" else norm[s + 1:e])
         elif role == "body":
-            body_parts.append(norm[s:e])
-    body_text = " ".join(body_parts)
+            body_parts.append(("\n" if newline and body_parts else " ") + norm[s:e])
+            newline = False
+        if role != "body" and "\n" in norm[s:e]:
+            newline = True
+    body_text = "".join(body_parts).lstrip()
     body, kind = parse_body(body_text, type_line)
     if kind == "reminder" and not reminders:
         kind = "other"

@@ -132,16 +132,28 @@ def canon(text: str) -> str:
 
 def expected_text(ability: A.Ability) -> str:
     """The text an ability's rendering must give back: its normalised line without reminder
-    text (the ``reminder`` pieces), in :func:`canon` form."""
+    text (the ``reminder`` pieces) and without a flavor word (CR 207.2d, the ``flavor_word``
+    piece and the " — " after it), in :func:`canon` form."""
     if ability.pieces:
-        return canon("".join(p.text for p in ability.pieces if p.role != "reminder"))
+        out, skip_sep = [], False
+        for p in ability.pieces:
+            if p.role == "flavor_word":  # CR 207.2d: no rules meaning, like reminder text
+                skip_sep = True
+                continue
+            if p.role != "reminder" and not (skip_sep and p.role == "sep"):
+                out.append(p.text)
+            skip_sep = False
+        return canon("".join(out))
     return canon(ability.normalized)
 
 
 def render_ability(ability: A.Ability) -> str:
-    """Rendered text of one ability line: ``"<ability word> — <body>"`` (CR 207.2c) or the
-    body. Raises NotRendered."""
+    """Rendered text of one ability line: ``"<ability word> — <body>"`` (CR 207.2c; a keyword
+    or CR term heading the ability the same way, segment.prefix_role) or the body (also after a
+    flavor word, CR 207.2d). Raises NotRendered."""
     body = render(ability.body)
+    if any(p.role == "flavor_word" for p in ability.pieces):
+        return body  # a flavor word (CR 207.2d) is not rendered; expected_text leaves it out
     if ability.ability_word:
         if not _is_ability_word(ability.ability_word):
             raise NotRendered("ability_word")
@@ -150,9 +162,9 @@ def render_ability(ability: A.Ability) -> str:
 
 
 def _is_ability_word(word: str) -> bool:
-    from pipeline.parse.lexicon import is_ability_word
+    from pipeline.parse.segment import prefix_role
 
-    return is_ability_word(word)
+    return prefix_role(word) == "ability_word"
 
 
 def first_difference(rendered: str, expected: str, context: int = 6) -> dict:

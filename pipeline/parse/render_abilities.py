@@ -70,10 +70,16 @@ def choose_words(c: A.ChooseCount) -> str:
 
 @renders(A.Modal)
 def render_modal(m: A.Modal, **_) -> str:
-    """"Choose one —" then each mode after a bullet (CR 700.2)."""
+    """"Choose one —" then each mode after a bullet (CR 700.2); "An opponent chooses one —"
+    (CR 700.2e); "Choose three. You may choose the same mode more than once." (CR 700.2d)."""
     if m.head is not None or not isinstance(m.choose, A.ChooseCount) or len(m.modes) < 2:
         raise NotRendered("Modal")
-    out = f"Choose {choose_words(m.choose)} —"
+    c = m.choose
+    if c.chooser not in (None, "opponent"):
+        raise NotRendered("Modal:chooser")
+    out = ("An opponent chooses " if c.chooser == "opponent" else "Choose ") + choose_words(c)
+    # CR 700.2d: "Choose three. You may choose the same mode more than once." (no dash)
+    out += ". You may choose the same mode more than once." if c.same_mode else " —"
     for mode in m.modes:
         out += "\n• " + effects(mode)
     return out

@@ -6,7 +6,9 @@ Structural cuts only (what the layout of oracle text marks), never meaning:
   "Choose …" line (CR 700.2); a leveler's "LEVEL n-m" line, its power/toughness line and the
   abilities under it form one block (CR 711.2).
 * :func:`split_reminders` — parenthesised reminder text (CR 207.2a) cut out and kept.
-* :func:`split_ability_word` — an ability word before " — " (CR 207.2c).
+* :func:`split_ability_word` — an ability word before " — " (CR 207.2c), a keyword that
+  heads an ability the same way ("Exhaust — ", CR 702), or a flavor word (CR 207.2d);
+  :func:`prefix_role` tells them apart.
 * :func:`top_level_index` / :func:`split_sentences` — cut at ":" or ". " outside quotes.
 """
 
@@ -91,6 +93,27 @@ def split_ability_word(body: str) -> tuple[str | None, int]:
     if not m or m.group(1).startswith(_NOT_AW) or _CHAPTER_RE.match(body):
         return None, 0
     return m.group(1), m.end()
+
+
+#: Terms the Comprehensive Rules define that head an ability with a long dash and are neither
+#: keywords of CR 702 nor ability words: "To solve — [condition]" (CR 719.3a) and the "Prize —"
+#: paragraph of a visit ability (CR 702.159b).
+DASH_TERMS = frozenset(("to solve", "prize"))
+
+
+def prefix_role(word: str) -> str:
+    """Role of the italic word before " — " that :func:`split_ability_word` cut off:
+    ``"ability_word"`` for an ability word (CR 207.2c), a keyword of CR 702 written that way
+    ("Exhaust", "Max speed", "Solved", "Visit", "Boast", "Forecast") or a term of
+    :data:`DASH_TERMS`; else ``"flavor_word"`` — a flavor word (CR 207.2d: no rules meaning, not
+    listed in the Comprehensive Rules, e.g. "Grav-cannon"), kept in ``Ability.ability_word`` but
+    like reminder text not part of the text the renderer must give back."""
+    from pipeline.parse.lexicon import is_ability_word, is_keyword
+
+    low = word.lower()
+    if is_ability_word(low) or is_keyword(low) or low in DASH_TERMS:
+        return "ability_word"
+    return "flavor_word"
 
 
 def chapter_prefix(body: str) -> tuple[list[int], int] | None:

@@ -1,0 +1,72 @@
+"""Triggered abilities, ability words, modal heads and keyword names round-trip on real cards
+(issue 13; CR 603.2 trigger events, 207.2c/d ability and flavor words, 700.2 modes, 702 keywords).
+Every line is read from the corpora by card name (tests/test_parse_metamorphic.py:ability)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.parse import ast as A
+from tests.test_parse_metamorphic import ability
+
+ROUND_TRIPS = [
+    # trigger events written back from the grammar alternative their fields select (render_events)
+    ("Sylvan Basilisk", "Whenever this creature becomes blocked by a creature"),
+    ("Ainok Survivalist", "When this creature is turned face up"),
+    ("Rogue Kavu", "Whenever this creature attacks alone"),
+    ("Drake Haven", "Whenever you cycle or discard a card"),
+    ("Necropotence", "Whenever you discard a card"),
+    ("Sustainer of the Realm", "Whenever this creature blocks,"),
+    ("Hollow Dogs", "Whenever this creature attacks,"),
+    # "Max speed — " heads an ability like an ability word (CR 702.178a)
+    ("Gas Guzzler", "Max speed —"),
+    # keyword variants a CR subrule names (702.37b megamorph), typecycling with a supertype (702.29e)
+    ("Ainok Survivalist", "Megamorph"),
+    ("Fiery Fall", "Basic landcycling"),
+    # CR 700.2e / 700.2d modal heads
+    ("Fiery Confluence", "Choose three. You may choose the same mode more than once."),
+]
+
+
+@pytest.mark.parametrize("name,fragment", ROUND_TRIPS, ids=[f"{n}:{f[:24]}" for n, f in ROUND_TRIPS])
+def test_round_trip(name, fragment):
+    a = ability(name, fragment)
+    assert a.render_mismatch is None and a.fully_parsed, (a.normalized, a.render_mismatch)
+
+
+def test_event_verb_agrees_with_subject():
+    """"you discard" (plural agreement) and "an opponent discards" are one event rule; the
+    renderer writes the inflection the subject takes."""
+    a = ability("Necropotence", "Whenever you discard a card")
+    assert a.rendered.startswith("Whenever you discard a card,")
+    assert a.body.event.verb == "event:cycle" and a.body.event.extra["form"] == ["discard"]
+
+
+def test_flavor_word_is_kept_but_not_rendered():
+    """CR 207.2d: a flavor word ("Grav-cannon") has no rules meaning and is not in the CR; it is
+    kept in ``ability_word`` and its piece, like reminder text, is not part of the round trip."""
+    a = ability("Space Marine Devastator", "Grav-cannon —")
+    assert a.ability_word == "Grav-cannon"
+    assert [p.role for p in a.pieces][:2] == ["flavor_word", "sep"]
+    assert a.fully_parsed and a.rendered.startswith("When ~ enters, destroy up to one target artifact")
+    # an ability word of CR 207.2c stays part of the rendered text
+    b = ability("Drake Haven", "Whenever you cycle or discard")
+    c = ability("Gas Guzzler", "Max speed —")
+    assert b.ability_word is None and c.rendered.startswith("Max speed — {B}, Sacrifice another creature")
+    assert [p.role for p in c.pieces][:2] == ["ability_word", "sep"]
+
+
+def test_modal_heads():
+    a = ability("Library of Lat-Nam", "An opponent chooses one")
+    assert a.body.choose == A.ChooseCount(1, 1, same_mode=False, chooser="opponent")
+    f = ability("Fiery Confluence", "Choose three.")
+    assert f.body.choose == A.ChooseCount(3, 3, same_mode=True, chooser=None)
+    assert len(f.body.modes) == 3
+
+
+def test_modes_after_reminder_text_stay_modes():
+    """A mode line after a mode's reminder text is its own mode (CR 700.2), not joined to it."""
+    a = ability("Valorous Stance", "Choose one")
+    assert len(a.body.modes) == 2 and a.fully_parsed
+    m = ability("Library of Lat-Nam", "An opponent chooses one")
+    assert len(m.body.modes) == 2
