@@ -70,3 +70,47 @@ def test_modes_after_reminder_text_stay_modes():
     assert len(a.body.modes) == 2 and a.fully_parsed
     m = ability("Library of Lat-Nam", "An opponent chooses one")
     assert len(m.body.modes) == 2
+
+
+def test_short_names_cr_201_5c():
+    """CR 201.5c: a card's shortened name means the card — but only as a proper name: "each
+    Garruk you control" is the planeswalker type, and an object's "X of the Y" name is never
+    shortened to its first word."""
+    g = ability("Garruk, Cursed Huntsman", "Wolf creature tokens")
+    assert "each Garruk you control" in g.normalized and "When ~ dies" in g.normalized
+    n = ability("Nissa of Shadowed Boughs", "put a loyalty counter on")
+    assert "put a loyalty counter on ~." in n.normalized
+    from pipeline.parse.normalize import self_names
+    assert self_names("Sword of the Animist", "Legendary Artifact — Equipment") == ("Sword of the Animist",)
+    assert self_names("Helm of Kaldra", "Legendary Artifact — Equipment") == ("Helm of Kaldra",)
+    assert self_names("Nissa of Shadowed Boughs", "Legendary Planeswalker — Nissa") == ("Nissa of Shadowed Boughs", "Nissa")
+
+
+DELAYED = [
+    # a delayed or reflexive trigger inside a sentence (CR 603.7, 603.12)
+    ("Fireblade Artist", "At the beginning of your upkeep, you may sacrifice a creature. When you do"),
+    ("Grist, the Hunger Tide", "You may sacrifice a creature. When you do"),
+    # "… during your turn" / "… during an opponent's turn" (the closed wordings of ev2_period)
+    ("Chakram Retriever", "Whenever you cast a spell during your turn"),
+    ("Unwelcome Sprite", "Whenever you cast a spell during an opponent's turn"),
+]
+
+
+@pytest.mark.parametrize("name,fragment", DELAYED, ids=[n for n, _ in DELAYED])
+def test_delayed_triggers_and_periods_round_trip(name, fragment):
+    a = ability(name, fragment)
+    assert a.fully_parsed, (a.normalized, a.render_mismatch)
+
+
+def test_step_owners():
+    """CR 500.1 / 603.7: "each other player's draw step", "the next end step" are enums, and
+    their event renders from them."""
+    from pipeline.parse.render import render
+
+    w = ability("Well of Ideas", "At the beginning of each other player's draw step")
+    assert w.body.event.extra["owner"] == A.StepOwner.EACH_OTHER_PLAYER
+    assert render(w.body.event) == "the beginning of each other player's draw step"
+    s = ability("Siren's Call", "At the beginning of the next end step")
+    ev = s.body.event
+    assert render(ev) == "the beginning of the next end step"
+    assert ev.extra["owner"] == A.StepOwner.NEXT and ev.extra["phase"] == A.Step.END_STEP

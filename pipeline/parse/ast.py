@@ -101,6 +101,10 @@ class StepOwner(str, Enum):
     TARGET_OPPONENT = "target_opponent"
     CHOSEN_PLAYER = "chosen_player"
     THE = "the"
+    YOUR_NEXT = "your_next"                  # "your next end step" (CR 603.7 delayed triggers)
+    EACH_OTHER_PLAYER = "each_other_player"  # "each other player's draw step"
+    NEXT = "next"                            # "the next end step"
+    OF = "of"                                # "the upkeep of enchanted creature's controller": extra.player
 
 
 def _json(value: Any) -> Any:

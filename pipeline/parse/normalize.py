@@ -49,9 +49,13 @@ def normalize_chars(text: str) -> str:
 def self_names(name: str, type_line: str = "") -> tuple[str, ...]:
     """Names by which a face refers to itself, longest first.
 
-    ``name`` is the face name; for "A // B" each half counts. A legendary name with a comma
-    ("Adeline, Resplendent Cathar") also yields its short name ("Adeline"); so does a
-    legendary "X the Y" name ("Tymna the Weaver" → "Tymna"), CR 201.5."""
+    ``name`` is the face name; for "A // B" each half counts. A name with a comma ("Adeline,
+    Resplendent Cathar") also yields its short name ("Adeline"), CR 201.5c; so does a legendary
+    creature's or planeswalker's "X the Y" / "X of Y" name or first word ("Tymna the Weaver" →
+    "Tymna", "Nissa of Shadowed Boughs" → "Nissa", "Rasputin Dreamweaver" → "Rasputin") — not an
+    object's "X of the Y" name ("Sword of the Animist", "Helm of Kaldra", "Vault of Catlacan"),
+    which cards never shorten. A short name is replaced only as a proper name (see
+    :func:`normalize_wording`)."""
     return _self_names(name or "", type_line or "")
 
 
@@ -66,20 +70,27 @@ def _self_names(name: str, type_line: str) -> tuple[str, ...]:
         if part.startswith("A-"):  # MTGJSON's Alchemy rebalanced names ("A-Spell Satchel")
             part = part[2:]
             out.add(part)
+        person = re.search(r"Legendary (?:Artifact |Enchantment )?(?:Creature|Planeswalker)", type_line)
+        head_the = part.split(" the ", 1)[0].strip()
         if "," in part:
             out.add(part.split(",", 1)[0].strip())
-        elif "Legendary" in type_line and " the " in part:
-            out.add(part.split(" the ", 1)[0].strip())
-        elif "Legendary" in type_line and " of " in part:
-            out.add(part.split(" of ", 1)[0].strip())
-        elif re.search(r"Legendary (Artifact )?(Creature|Planeswalker)", type_line) and " " in part:
+        elif person and " the " in part and " of" not in " " + head_the:
+            out.add(head_the)  # "Tymna" for "Tymna the Weaver", never "Sword of" (Sword of the Animist)
+        elif person and " of " in part:
+            out.add(part.split(" of ", 1)[0].strip())  # "Nissa" for "Nissa of Shadowed Boughs", never "Helm"
+        elif person and " " in part:
             out.add(part.split(" ", 1)[0])  # "Rasputin" for "Rasputin Dreamweaver"
     return tuple(sorted((n for n in out if len(n) > 1), key=len, reverse=True))
 
 
-def _replace_name(text: str, name: str) -> str:
+#: Words after which a short name is a type, not the card (CR 201.5c short names are proper
+#: names): "put a loyalty counter on each Garruk you control" (Garruk, Cursed Huntsman).
+DETERMINERS = frozenset(("a", "an", "each", "another", "target", "other", "all", "every", "any", "non"))
+
+
+def _replace_name(text: str, name: str, proper: bool = False) -> str:
     """Replace whole-word occurrences of ``name`` in ``text`` by "~" (no regex compile per
-    card: names are many, texts short)."""
+    card: names are many, texts short). ``proper``: not after a determiner (:data:`DETERMINERS`)."""
     out = []
     i = 0
     n = len(name)
@@ -90,7 +101,9 @@ def _replace_name(text: str, name: str) -> str:
             return "".join(out)
         before = text[j - 1] if j else " "
         after = text[j + n] if j + n < len(text) else " "
-        if not (before.isalnum() or before in "_~") and not (after.isalnum() or after == "_"):
+        prev = text[:j].rstrip(" -").rsplit(" ", 1)[-1].lower() if proper else ""
+        if (not (before.isalnum() or before in "_~") and not (after.isalnum() or after == "_")
+                and prev not in DETERMINERS):
             out.append(text[i:j])
             out.append("~")
         else:
@@ -102,7 +115,9 @@ def normalize_wording(text: str, names: tuple[str, ...] = ()) -> str:
     """Apply step 2 above to already char-normalised ``text``. Never raises."""
     for name in names:  # longest first (self_names order)
         if name in text:
-            text = _replace_name(text, name)
+            # a short name (a strict prefix of another name of the face) is a proper name only
+            short = any(n != name and n.startswith(name) for n in names)
+            text = _replace_name(text, name, proper=short)
     text = _THIS_RE.sub("~", text)
     for pat, rep in _WORDING:
         text = pat.sub(rep, text)

@@ -42,6 +42,11 @@ def render_sentence(s: A.Sentence, **_) -> str:
             body = f"if {render(cond)}, {body[:1].lower() + body[1:]}"
         elif isinstance(cond, A.Duration):  # "Until end of turn, …" (CR 611.2b)
             body = f"{render(cond)}, {body[:1].lower() + body[1:]}"
+        elif isinstance(cond, A.Triggered) and not cond.effect:
+            # a delayed or reflexive triggered ability: "When you do, …" (CR 603.7, 603.12)
+            from pipeline.parse.render_triggers import trigger_head
+
+            body = f"{trigger_head(cond)}, {body[:1].lower() + body[1:]}"
         else:
             raise NotRendered("Sentence:condition:" + type(cond).__name__)
     # a sentence ending in a quoted ability ends inside the quotes: 'have "{T}: Add {G}."'

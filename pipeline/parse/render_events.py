@@ -58,6 +58,21 @@ def _alternatives() -> dict[str, list[tuple[tuple[str, str], ...]]]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _periods() -> frozenset[str]:
+    """The wordings of grammar rule ``ev2_period`` ("your turn", "an opponent's turn", …)."""
+    from pipeline.parse.forms import literal_table
+    from pipeline.parse.grammar import get_parser
+
+    parser = get_parser()
+    lit = {t.name: t.pattern.value for t in parser.terminals if t.name in literal_table().literal_types}
+    out = set()
+    for r in parser.rules:
+        if r.origin.name == "ev2_period" and all(x.name in lit for x in r.expansion):
+            out.add(" ".join(lit[x.name] for x in r.expansion).replace(" '", "'"))
+    return frozenset(out)
+
+
 def _distinguishing(alias: str) -> frozenset:
     from pipeline.parse.forms import literal_table
 
@@ -128,7 +143,22 @@ def _fits(a: A.Action, seq, dist, literals) -> bool:
     if (cmp is None) != (want is None) or (cmp is not None and cmp.comparator != want):
         return False
     form = {norm_word(w, literals) for w in (a.extra.get("form") or [])}
-    return form == _form_words(seq, dist, literals)
+    return form == _form_words(seq, dist, literals) - _covered(a)
+
+
+def _covered(a: A.Action) -> set[str]:
+    """Words the transformer leaves out of a form because a field already holds them
+    (``transform._with_form``): type words, words of string values (a zone "your_graveyard"
+    covers "your"), keys of True flags."""
+    out = set(a.extra.get("words") or ())
+    for k, v in a.extra.items():
+        if k == "form":
+            continue
+        if isinstance(v, str):
+            out.update(v.lower().replace("_", " ").split())
+        elif v is True:
+            out.update(k.split("_"))
+    return out
 
 
 def _agreement(seq, others, plural: bool) -> int:
@@ -257,6 +287,15 @@ def render_event(a: A.Action, **_) -> str:
         inner = A.Action(a.verb, obj=a.obj, amount=a.amount,
                          extra={k: v for k, v in a.extra.items() if k != "when"}, text="")
         return render_event(inner) + " " + _SUFFIX[when]
+    if a.verb == "event:cast" and "during" in a.extra and "or_event" not in a.extra:
+        # "Whenever you cast a spell during your turn" (conditions.lark ev_cast_during): the period
+        # is one of the closed wordings of rule ev2_period
+        period = a.extra["during"]
+        if period not in _periods():
+            raise NotRendered("Action:event:cast+during")
+        inner = A.Action(a.verb, obj=a.obj, amount=a.amount,
+                         extra={k: v for k, v in a.extra.items() if k != "during"}, text="")
+        return render_event(inner) + " during " + period
     for k in a.extra:
         if k not in _KEYS:
             raise NotRendered(f"Action:{a.verb}+{k}")

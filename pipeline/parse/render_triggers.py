@@ -7,9 +7,8 @@ from pipeline.parse import ast as A
 from pipeline.parse.render import NotRendered, cap, extra_keys, render, renders, renders_verb
 
 
-@renders(A.Triggered)
-def render_triggered(t: A.Triggered, **_) -> str:
-    """"When/Whenever/At [event], [effect]" (CR 603.1); the intervening "if" (CR 603.4)."""
+def trigger_head(t: A.Triggered) -> str:
+    """"when [event]" / "whenever …" / "at …", with its intervening "if" (CR 603.4), lower case."""
     if t.word not in ("when", "whenever", "at"):
         raise NotRendered("Triggered:word")
     head = f"{t.word} {render(t.event)}"
@@ -19,6 +18,13 @@ def render_triggered(t: A.Triggered, **_) -> str:
                 and cond.verb != "condition:as_long_as"):
             raise NotRendered("Triggered:intervening_if")
         head += ", if " + render(cond)
+    return head
+
+
+@renders(A.Triggered)
+def render_triggered(t: A.Triggered, **_) -> str:
+    """"When/Whenever/At [event], [effect]" (CR 603.1); the intervening "if" (CR 603.4)."""
+    head = trigger_head(t)
     if not t.effect:
         raise NotRendered("Triggered:no_effect")
     effect = " ".join(render(e) for e in t.effect)
@@ -37,6 +43,8 @@ OWNER_WORDS = {
     A.StepOwner.EACH_OPPONENT: "each opponent's", A.StepOwner.THAT_PLAYER: "that player's",
     A.StepOwner.ENCHANTED_PLAYER: "enchanted player's", A.StepOwner.TARGET_OPPONENT: "target opponent's",
     A.StepOwner.CHOSEN_PLAYER: "the chosen player's", A.StepOwner.THE: "the",
+    A.StepOwner.YOUR_NEXT: "your next", A.StepOwner.EACH_OTHER_PLAYER: "each other player's",
+    A.StepOwner.NEXT: "the next",
 }
 
 
@@ -44,7 +52,7 @@ OWNER_WORDS = {
 def render_step(a: A.Action, **_) -> str:
     """"the beginning of your upkeep", "the beginning of combat on your turn", "end of combat"
     (CR 603.2, 500.1), from the ``phase``/``owner`` enums; ``step`` (the wording) is not read."""
-    extra_keys(a, {"step", "phase", "owner", "on_your_turn"})
+    extra_keys(a, {"step", "phase", "owner", "on_your_turn", "player"})
     phase = a.extra.get("phase")
     if phase is None or a.obj is not None:
         raise NotRendered("Action:event:step")
@@ -54,4 +62,8 @@ def render_step(a: A.Action, **_) -> str:
     owner = A.StepOwner(a.extra["owner"])
     if phase == A.Step.COMBAT and a.extra.get("on_your_turn"):
         return "the beginning of combat on your turn"
+    if owner == A.StepOwner.OF:  # "the beginning of the upkeep of enchanted creature's controller"
+        return f"the beginning of the {STEP_WORDS[phase]} of {render(a.extra['player'])}"
+    if "player" in a.extra:
+        raise NotRendered("Action:event:step+player")
     return f"the beginning of {OWNER_WORDS[owner]} {STEP_WORDS[phase]}"

@@ -821,6 +821,8 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
                    "combat": A.Step.COMBAT, "second main phase": A.Step.SECOND_MAIN,
                    "first main phase": A.Step.FIRST_MAIN, "main phase": A.Step.MAIN_PHASE}
 
+    _STEP_WORDS = {v: k for k, v in _STEP_NAMES.items()}
+
     def step_name(self, meta, ch):
         return _StepName(self._STEP_NAMES[" ".join(self._low(meta).split())])
 
@@ -837,17 +839,30 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
     so_enchanted_player = _so(A.StepOwner.ENCHANTED_PLAYER)
     so_target_opp = _so(A.StepOwner.TARGET_OPPONENT)
     so_chosen = _so(A.StepOwner.CHOSEN_PLAYER)
+    so_your_next = _so(A.StepOwner.YOUR_NEXT)
+    so_each_other = _so(A.StepOwner.EACH_OTHER_PLAYER)
 
     def st_beginning(self, meta, ch):
         name = _first(ch, _StepName)
         owner = _first(ch, _StepOwnerMark)
+        player = _first(ch, A.Obj)
         extra = {}
-        if name is not None and not any(isinstance(c, (A.Node, _Generic)) for c in ch):
-            low = self._low(meta)
+        low = " ".join(self._low(meta).split())
+        nodes = [c for c in ch if isinstance(c, (A.Node, _Generic))]
+        if name is not None and not nodes:
             if owner is not None:
                 extra = {"phase": name.step, "owner": owner.owner}
             elif low == "the beginning of the " + " ".join(low.split()[4:]) and low.count(" of ") == 1:
                 extra = {"phase": name.step, "owner": A.StepOwner.THE}  # no step_of tail
+        elif low.startswith("the beginning of the next ") and not nodes:  # CR 603.7: "the next end step"
+            step = self._STEP_NAMES.get(low[len("the beginning of the next "):])
+            if step is not None:
+                extra = {"phase": step, "owner": A.StepOwner.NEXT}
+        elif player is not None and nodes == [player] and owner is None:
+            # "the beginning of the upkeep of enchanted creature's controller"
+            step = name.step if name is not None else (A.Step.UPKEEP if low.startswith("the beginning of the upkeep of ") else None)
+            if step is not None and low == f"the beginning of the {self._STEP_WORDS[step]} of " + low.split(" of ", 2)[2]:
+                extra = {"phase": step, "owner": A.StepOwner.OF, "player": player}
         return _StepTime("st_beginning", self._t(meta), extra)
 
     def st_end_of_combat(self, meta, ch):
