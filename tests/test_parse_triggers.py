@@ -114,3 +114,32 @@ def test_step_owners():
     ev = s.body.event
     assert render(ev) == "the beginning of the next end step"
     assert ev.extra["owner"] == A.StepOwner.NEXT and ev.extra["phase"] == A.Step.END_STEP
+
+
+
+MORE = [
+    ("Degavolver", "Kicker {1}{B} and/or {R}"),      # two kicker costs (CR 702.33d)
+    ("Goryo's Vengeance", "Splice onto Arcane"),     # "Splice onto [quality] [cost]" (CR 702.47a)
+    ("Blast-Furnace Hellkite", "Artifact offering"),  # "[Quality] offering" (CR 702.48a)
+    ("Diviner's Portent", "1—14 | Draw X cards."),   # a die-roll table row (CR 706.2)
+    ("Arcane Investigator", "1—9 | Draw a card."),
+]
+
+
+@pytest.mark.parametrize("name,fragment", MORE, ids=[n for n, _ in MORE])
+def test_keyword_params_and_die_rows_round_trip(name, fragment):
+    a = ability(name, fragment)
+    assert a.fully_parsed, (a.normalized, a.render_mismatch)
+
+
+def test_die_row_is_structured():
+    a = ability("Diviner's Portent", "1—14 | Draw X cards.")
+    row = a.body.effect[0].condition
+    assert isinstance(row, A.DieResult) and (row.low, row.high) == (1, 14) and a.kind == "other"
+
+
+def test_attacks_while_saddled_is_its_own_alternative():
+    """CR 702.171b: "attacks while saddled" is not "attacks" (the form keeps the words)."""
+    a = ability("Brightfield Glider", "Whenever this creature attacks while saddled")
+    assert a.body.event.verb == "event:attacks" and a.body.event.extra["form"] == ["while", "saddled"]
+    assert a.rendered.startswith("Whenever ~ attacks while saddled,")

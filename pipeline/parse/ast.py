@@ -174,6 +174,15 @@ class Duration(Text):
 
 
 @dataclass
+class DieResult(Text):
+    """The results of a die-roll table row, "1—9 | …" (CR 706.2): ``low``..``high`` (equal for
+    one number); ``text`` keeps the older ``"die_result:1-9"`` wording for its readers, the
+    renderer reads the numbers."""
+    low: int = 0
+    high: int = 0
+
+
+@dataclass
 class Zone(Text):
     """A destination zone (:class:`Destination`) of a "return" action; ``text`` the wording
     (kept for readers of the older ``Text``), the renderer reads ``kind``."""

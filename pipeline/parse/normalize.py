@@ -28,7 +28,8 @@ _BRACKET_LOYALTY = re.compile(r"^\[([+\-]?(?:\d+|X))\]:", re.M)
 SELF_NOUNS = ("creature", "land", "artifact", "enchantment", "planeswalker", "spell", "permanent",
               "card", "Aura", "Equipment", "Vehicle", "Saga", "Class", "token", "Fortification",
               "battle", "Room", "Case", "Attraction", "Contraption", "Siege", "Curse", "Shrine",
-              "Background", "Role", "Food", "Clue", "Treasure", "Dungeon", "Sphere", "Lesson")
+              "Background", "Role", "Food", "Clue", "Treasure", "Dungeon", "Sphere", "Lesson",
+              "Spacecraft", "Planet", "Mount")
 
 _THIS_RE = re.compile(r"\b[Tt]his (?:" + "|".join(SELF_NOUNS) + r")\b")
 

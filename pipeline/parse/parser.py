@@ -282,7 +282,8 @@ def _parse_body(body: str, type_line: str) -> tuple[A.Node, str]:
     m = _DIE_ROW_RE.match(body)
     if m:  # CR 706.2: the row's effect happens if the die result is in the range
         effect = parse_effect(body[m.end():])
-        rng = A.Text(f"die_result:{m.group(1)}-{m.group(2) or m.group(1)}")
+        low, high = int(m.group(1)), int(m.group(2) or m.group(1))
+        rng = A.DieResult(f"die_result:{m.group(1)}-{m.group(2) or m.group(1)}", low, high)
         return A.Static([A.Sentence(effect, condition=rng)]), "other"
     m = _CLASS_LEVEL_RE.match(body)
     if m:

@@ -24,6 +24,15 @@ def render_activated(a: A.Activated, **_) -> str:
 
 @renders(A.Static)
 def render_static(s: A.Static, **_) -> str:
+    """A static ability's or spell's sentences; a die-roll table row "1—9 | [effect]" (CR 706.2)."""
+    if (len(s.effect) == 1 and isinstance(s.effect[0], A.Sentence)
+            and isinstance(s.effect[0].condition, A.DieResult)):
+        row = s.effect[0]
+        if row.optional or getattr(row, "joins", []):
+            raise NotRendered("Static:die_result")
+        r = row.condition
+        head = str(r.low) if r.low == r.high else f"{r.low}—{r.high}"
+        return f"{head} | " + effects(row.effects)
     return effects(s.effect)
 
 

@@ -50,6 +50,14 @@ def render_keyword(kw: A.Keyword, **_) -> str:
             out += " for " + render(kw.param)
         elif name == "champion" and isinstance(kw.param, A.Obj):
             out += " " + render(kw.param)
+        elif name == "kicker" and isinstance(kw.param, A.Cost) and kw.cost is not None:
+            # "Kicker {1}{B} and/or {R}": two kicker costs (CR 702.33d)
+            return f"kicker {render(kw.cost)} and/or {render(kw.param)}"
+        elif name == "splice" and type(kw.param) is A.Text and _type_words(kw.param.text):
+            # "Splice onto Arcane {2}{B}" / "Splice onto Arcane—Sacrifice two Mountains." (CR 702.47a)
+            out = "splice onto " + kw.param.text.lower()
+        elif name == "offering" and type(kw.param) is A.Text and _type_words(kw.param.text, "offering"):
+            return kw.param.text.lower()  # "Artifact offering" (CR 702.48a: [quality] offering)
         elif name in ("protection", "hexproof from") and type(kw.param) is A.Text:
             out = ("protection from " if name == "protection" else "hexproof from ") + _qualities(kw.param.text)
         else:
@@ -85,6 +93,19 @@ def _qualities(text: str) -> str:
             raise NotRendered("Keyword:protection:separator")
         out += sep + it
     return out
+
+
+def _type_words(text: str, last: str | None = None) -> bool:
+    """``text`` (a keyword's parameter as the grammar matched it) is closed-lexicon type words
+    only, ending with ``last`` when given: it can be written back like an enum."""
+    from pipeline.parse.lexicon import type_words
+
+    words = text.lower().split()
+    if last is not None:
+        if not words or words[-1] != last:
+            return False
+        words = words[:-1]
+    return bool(words) and all(w in type_words() for w in words)
 
 
 def _landwalk(kw: A.Keyword) -> str:
