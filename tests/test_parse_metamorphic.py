@@ -183,6 +183,12 @@ PAIRS = [
     # CR 106.6: what restricted mana may be spent on
     ("spend restriction creature / artifact spells", ("Food Chain", "Spend this mana only to cast creature spells."),
      ("Mishra's Workshop", "Spend this mana only to cast artifact spells."), "ManaRestriction", ()),
+    # keyword parameters (CR 702.14a landwalk, 702.16a protection, 702.11d hexproof from)
+    ("swampwalk / islandwalk", ("Bog Wraith", "Swampwalk"), ("Rootwater Commando", "Islandwalk"), None, ()),
+    ("protection from black / white", ("White Knight", "Protection from black"),
+     ("Black Knight", "Protection from white"), "Keyword", ("name",)),
+    ("hexproof from black / white", ("Knight of Grace", "Hexproof from black"),
+     ("Knight of Malice", "Hexproof from white"), "Keyword", ("name",)),
     # trigger events (CR 603.2): the alternative of the event rule is in the AST (render_events)
     ("attacks / attacks alone (event)", ("Hollow Dogs", "Whenever this creature attacks, it gets +2/+0"),
      ("Rogue Kavu", "Whenever this creature attacks alone, it gets +2/+0"), None, ()),

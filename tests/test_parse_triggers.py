@@ -138,8 +138,19 @@ def test_die_row_is_structured():
     assert isinstance(row, A.DieResult) and (row.low, row.high) == (1, 14) and a.kind == "other"
 
 
-def test_attacks_while_saddled_is_its_own_alternative():
-    """CR 702.171b: "attacks while saddled" is not "attacks" (the form keeps the words)."""
+def test_attacks_while_saddled():
+    """CR 702.171b: "attacks while saddled" is "attacks" qualified by the designation."""
     a = ability("Brightfield Glider", "Whenever this creature attacks while saddled")
-    assert a.body.event.verb == "event:attacks" and a.body.event.extra["form"] == ["while", "saddled"]
+    assert a.body.event.verb == "event:attacks" and a.body.event.extra == {"when": "while_saddled"}
     assert a.rendered.startswith("Whenever ~ attacks while saddled,")
+
+
+def test_keyword_parameters_are_structured():
+    """The hand audit's cause 1 (issue 13): landwalk's land type and protection's qualities are
+    structured fields (CR 702.14a, 702.16a), not Text the renderer reads."""
+    bog = ability("Bog Wraith", "Swampwalk").body.keywords[0]
+    assert bog.param == A.Obj(None, None, ["swamp"], "swamp")
+    wk = ability("White Knight", "Protection from black").body.keywords[-1]
+    assert wk.param == A.QualityList([A.Quality(words=["black"])], [])
+    hx = ability("Progenitus", "Protection from everything")
+    assert hx.body.keywords[0].param.items[0].fixed == "everything" and hx.fully_parsed

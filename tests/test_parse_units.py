@@ -149,7 +149,7 @@ def test_keywords_with_parameters():
     assert set(kws) == {"flying", "vigilance", "equip", "cycling", "kicker", "ward", "protection", "swampcycling"}
     assert kws["ward"].cost.components[0].action == "pay_life"
     assert kws["kicker"].cost.components[0].symbols[1].colors == ["G"]
-    assert kws["protection"].param.text == "red"
+    assert kws["protection"].param == A.QualityList([A.Quality(words=["red"])], [])  # CR 702.16a
 
 
 def test_mana_symbol_kinds():

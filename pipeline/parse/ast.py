@@ -173,6 +173,33 @@ class Duration(Text):
     kind: DurationKind | None = None
 
 
+#: Fixed qualities of "protection from …" / "hexproof from …" (CR 702.16a, 702.11d) → their words.
+FIXED_QUALITIES = {"everything": "everything", "all_colors": "all colors", "each_color": "each color",
+                   "color_of_choice": "the color of your choice", "chosen_color": "the chosen color",
+                   "chosen_player": "the chosen player"}
+
+
+@dataclass
+class Quality(Node):
+    """One quality of "protection from [quality]" / "hexproof from [quality]" (CR 702.16a,
+    702.11d): ``fixed`` a key of :data:`FIXED_QUALITIES` ("everything", "all_colors" …), or
+    ``words`` — color, card type and subtype words (CR 105, 205: ["black"], ["artifacts"],
+    ["monocolored"]) —, or ``mana_value`` N ("mana value N"; ``cmc`` True for the older
+    "converted mana cost N")."""
+    fixed: str | None = None
+    words: list[str] = field(default_factory=list)
+    mana_value: int | None = None
+    cmc: bool = False
+
+
+@dataclass
+class QualityList(Node):
+    """The qualities of a protection / hexproof-from keyword in order, with the separator
+    before each later one (``seps``: "and from", ", from", ", and from", ",", "and", ", and")."""
+    items: list[Quality] = field(default_factory=list)
+    seps: list[str] = field(default_factory=list)
+
+
 @dataclass
 class DieResult(Text):
     """The results of a die-roll table row, "1—9 | …" (CR 706.2): ``low``..``high`` (equal for

@@ -35,6 +35,9 @@ _NEG = frozenset(("don't", "didn't", "doesn't", "isn't", "wasn't", "aren't", "we
                   "haven't", "not", "never"))
 _SING = frozenset(("is", "was", "has", "isn't", "wasn't", "doesn't", "hasn't"))
 _PLUR = frozenset(("are", "were", "have", "aren't", "weren't", "don't", "haven't"))
+#: nouns among the event rules' literal words: their "-s" form is the plural, not a verb's
+#: third person ("a +1/+1 counter is put" / "two counters are put")
+_NOUNS = frozenset(("counter", "card", "creature", "permanent", "spell", "token", "player", "opponent", "land"))
 #: literal words after which a number is written in digits ("becomes level 3", "a natural 20")
 _DIGITS_AFTER = frozenset(("level", "natural", "a"))
 _DIGITS_BEFORE = frozenset(("damage", "life"))
@@ -175,6 +178,8 @@ def _agreement(seq, others, plural: bool) -> int:
                 continue
             sing = w in _SING or (x in _PLUR) or w in (x + "s", x + "es") or (x.endswith("y") and w == x[:-1] + "ies")
             plur = w in _PLUR or (x in _SING) or x in (w + "s", w + "es") or (w.endswith("y") and x == w[:-1] + "ies")
+            if w.rstrip("s") in _NOUNS or x.rstrip("s") in _NOUNS:  # a noun's "-s" is its plural
+                sing, plur = plur, sing
             if sing:
                 score += -1 if plural else 1
             elif plur:
@@ -269,7 +274,8 @@ def _variant_key(seq, literals) -> tuple:
     return tuple(norm_word(w, literals) if k == "lit" else ("dlist" if w == "dwords" else w) for k, w in seq)
 
 
-_SUFFIX = {"first_time_each_turn": "for the first time each turn", "during_your_turn": "during your turn"}
+_SUFFIX = {"first_time_each_turn": "for the first time each turn", "during_your_turn": "during your turn",
+           "while_saddled": "while saddled"}
 
 
 @renders_verb_prefix("event:")

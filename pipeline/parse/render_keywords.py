@@ -53,13 +53,13 @@ def render_keyword(kw: A.Keyword, **_) -> str:
         elif name == "kicker" and isinstance(kw.param, A.Cost) and kw.cost is not None:
             # "Kicker {1}{B} and/or {R}": two kicker costs (CR 702.33d)
             return f"kicker {render(kw.cost)} and/or {render(kw.param)}"
-        elif name == "splice" and type(kw.param) is A.Text and _type_words(kw.param.text):
+        elif name == "splice" and _type_words(kw.param):
             # "Splice onto Arcane {2}{B}" / "Splice onto Arcane—Sacrifice two Mountains." (CR 702.47a)
-            out = "splice onto " + kw.param.text.lower()
-        elif name == "offering" and type(kw.param) is A.Text and _type_words(kw.param.text, "offering"):
-            return kw.param.text.lower()  # "Artifact offering" (CR 702.48a: [quality] offering)
-        elif name in ("protection", "hexproof from") and type(kw.param) is A.Text:
-            out = ("protection from " if name == "protection" else "hexproof from ") + _qualities(kw.param.text)
+            out = "splice onto " + " ".join(kw.param.words)
+        elif name == "offering" and _type_words(kw.param):
+            return " ".join(kw.param.words) + " offering"  # "Artifact offering" (CR 702.48a)
+        elif name in ("protection", "hexproof from") and isinstance(kw.param, A.QualityList):
+            out = ("protection from " if name == "protection" else "hexproof from ") + _qualities(kw.param)
         else:
             raise NotRendered(f"Keyword:{name}:param")
     if kw.amount is not None:
@@ -73,48 +73,50 @@ def render_keyword(kw: A.Keyword, **_) -> str:
 
 
 # CR 702.16a / 702.11d: "protection from [quality]" — colors, card types, "everything" …
-_FIXED_QUALITIES = ("everything", "all colors", "each color", "the color of your choice", "the chosen color",
-                    "the chosen player", "monocolored", "multicolored", "colorless")
-_QUALITY_SEPS = re.compile(r", and from |, from | and from |, and | and |, ")
+_SEPARATORS = ("and from", ", from", ", and from")
 
 
-def _qualities(text: str) -> str:
-    """The qualities of a protection keyword, from the words the grammar's ``prot_list`` matched:
-    each quality must be a fixed wording or closed-lexicon words (colors, types), so the span
-    holds nothing but lexicon words and separators (written back in the Oracle form)."""
-    items = _QUALITY_SEPS.split(text.lower())
-    seps = _QUALITY_SEPS.findall(text.lower())
-    for it in items:
-        if it not in _FIXED_QUALITIES and not (it and all(is_object_word(w) for w in it.split())):
+def _quality(q: A.Quality) -> str:
+    if not isinstance(q, A.Quality):
+        raise NotRendered("Keyword:protection:quality")
+    if q.fixed is not None:
+        if q.fixed not in A.FIXED_QUALITIES or q.words or q.mana_value is not None:
             raise NotRendered("Keyword:protection:quality")
-    out = items[0]
-    for sep, it in zip(seps, items[1:]):
-        if sep not in (" and from ", ", from ", ", and from "):
+        return A.FIXED_QUALITIES[q.fixed]
+    if q.mana_value is not None:
+        return ("converted mana cost " if q.cmc else "mana value ") + str(q.mana_value)
+    if q.words and all(is_object_word(w) for w in q.words):
+        return " ".join(q.words)
+    raise NotRendered("Keyword:protection:quality")
+
+
+def _qualities(ql: A.QualityList) -> str:
+    """The qualities of a protection keyword (CR 702.16a), each a fixed quality, closed-lexicon
+    words or a mana value, joined by the separators Oracle uses ("from black and from red")."""
+    if not ql.items or len(ql.seps) != len(ql.items) - 1:
+        raise NotRendered("Keyword:protection:quality")
+    out = _quality(ql.items[0])
+    for sep, it in zip(ql.seps, ql.items[1:]):
+        if sep not in _SEPARATORS:
             raise NotRendered("Keyword:protection:separator")
-        out += sep + it
+        out += (" " if not sep.startswith(",") else "") + sep + " " + _quality(it)
     return out
 
 
-def _type_words(text: str, last: str | None = None) -> bool:
-    """``text`` (a keyword's parameter as the grammar matched it) is closed-lexicon type words
-    only, ending with ``last`` when given: it can be written back like an enum."""
+def _type_words(param) -> bool:
+    """``param`` is a keyword's quality held as an Obj of closed-lexicon type words only."""
     from pipeline.parse.lexicon import type_words
 
-    words = text.lower().split()
-    if last is not None:
-        if not words or words[-1] != last:
-            return False
-        words = words[:-1]
-    return bool(words) and all(w in type_words() for w in words)
+    return (isinstance(param, A.Obj) and param.quantifier is None and not param.qualifiers
+            and bool(param.words) and all(w in type_words() for w in param.words))
 
 
 def _landwalk(kw: A.Keyword) -> str:
-    """CR 702.14: "[land type]walk"; the param is the one word the grammar's WALKWORD matched."""
+    """CR 702.14a: "[land type]walk", the land type held in ``param`` (an Obj's one word)."""
     from pipeline.parse.lexicon import type_words
 
     p = kw.param
-    word = p.text if isinstance(p, A.Text) else None
-    # the lexer matched one closed word ("forestwalk"); anything longer is free text
-    if word and " " not in word and word.endswith("walk") and word[:-4] in type_words():
-        return word
+    # the land type (CR 205.3i) as a closed-lexicon word of an Obj ("swampwalk" → ["swamp"])
+    if isinstance(p, A.Obj) and p.quantifier is None and len(p.words) == 1 and p.words[0] in type_words():
+        return p.words[0] + "walk"
     raise NotRendered("Keyword:landwalk")

@@ -19,7 +19,7 @@ from pipeline.parse.transform_conditions import ConditionRules
 from pipeline.parse.transform_copy import CopyRules
 from pipeline.parse.transform_counters import CounterRules, _Counter
 from pipeline.parse.transform_effects import EffectRules
-from pipeline.parse.transform_keywords import KeywordRules
+from pipeline.parse.transform_keywords import KeywordRules, quality_obj
 from pipeline.parse.transform_mana import ManaRules
 from pipeline.parse.transform_objects import ObjectRules
 from pipeline.parse.transform_replacement import ReplacementRules
@@ -693,7 +693,8 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
         return self._tok(ch[0])
 
     def kl_protection(self, meta, ch):
-        return [A.Keyword("protection", param=A.Text(self._t(meta)), text=self._t(meta))]
+        name = "hexproof from" if self._low(meta).startswith("hexproof") else "protection"
+        return [A.Keyword(name, param=_first(ch, A.QualityList), text=self._t(meta))]
 
     def kw_simple(self, meta, ch):
         return ch[0]
@@ -746,19 +747,48 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
         return A.Keyword(name.lower(), cost=A.Cost([A.ManaCost(_flat_syms(ch))]), text=self._t(meta))
 
     def kw_landwalk(self, meta, ch):
-        return A.Keyword("landwalk", param=A.Text(self._low(meta)), text=self._t(meta))
+        """CR 702.14a "[land type]walk": param ``Obj(words=[land type])`` ("swampwalk" → ["swamp"]);
+        a word that is no type word before "walk" (Un-cards' "denimwalk") stays Text."""
+        from pipeline.parse.lexicon import type_words
+
+        low = self._low(meta)
+        head = low[:-len("walk")] if low.endswith("walk") else ""
+        words = head.split()
+        if words and all(w in type_words() for w in words):
+            return A.Keyword("landwalk", param=A.Obj(None, None, words, head), text=self._t(meta))
+        return A.Keyword("landwalk", param=A.Text(low), text=self._t(meta))
 
     def kw_protection(self, meta, ch):
-        return A.Keyword("protection", param=A.Text(self._low(meta)[len("protection from "):]), text=self._t(meta))
+        return A.Keyword("protection", param=_first(ch, A.QualityList), text=self._t(meta))
 
     def kw_hexproof_from(self, meta, ch):
-        return A.Keyword("hexproof from", param=A.Text(self._low(meta)[len("hexproof from "):]), text=self._t(meta))
+        return A.Keyword("hexproof from", param=_first(ch, A.QualityList), text=self._t(meta))
 
     def prot_list(self, meta, ch):
-        return A.Text(self._low(meta))
+        """CR 702.16a qualities in order, with the separators between them (read from the text
+        between two items: "black and from red", "artifacts, creatures, and enchantments")."""
+        items = [c for c in ch if isinstance(c, A.Quality)]
+        low = self._low(meta)
+        spans = [c.__dict__.get("_span") for c in items]
+        seps = [" ".join(low[a[1] - meta.start_pos:b[0] - meta.start_pos].split()).replace(" ,", ",")
+                for a, b in zip(spans, spans[1:])]
+        for q in items:
+            q.__dict__.pop("_span", None)
+        return A.QualityList(items, seps)
+
+    _FIXED_QUALITY_WORDS = {v: k for k, v in A.FIXED_QUALITIES.items()}
 
     def prot_item(self, meta, ch):
-        return self._low(meta)
+        low = " ".join(self._low(meta).split())
+        if low in self._FIXED_QUALITY_WORDS:
+            q = A.Quality(fixed=self._FIXED_QUALITY_WORDS[low])
+        elif low.startswith(("mana value ", "converted mana cost ")):
+            amt = _first(ch, A.Amount)
+            q = A.Quality(mana_value=amt.value if amt is not None else None, cmc=low.startswith("converted"))
+        else:
+            q = A.Quality(words=low.split())
+        q.__dict__["_span"] = (meta.start_pos, meta.end_pos)
+        return q
 
     def kw_enchant(self, meta, ch):
         return A.Keyword("enchant", param=_first(ch, A.Obj), text=self._t(meta))
@@ -771,7 +801,8 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
 
     def kw_splice(self, meta, ch):
         return A.Keyword("splice", cost=A.Cost([A.ManaCost(_flat_syms(ch))]),
-                         param=A.Text(" ".join(c for c in ch if isinstance(c, list) and c and isinstance(c[0], str) for c in c)), text=self._t(meta))
+                         param=quality_obj([c for c in ch if isinstance(c, list) and c and isinstance(c[0], str) for c in c]),
+                         text=self._t(meta))
 
     def kw_partner_with(self, meta, ch):
         return A.Keyword("partner with", param=A.Text(self._rest_text(ch)), text=self._t(meta))
@@ -783,7 +814,9 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
         return A.Keyword("forecast", param=A.Unparsed(self._rest_text(ch)), text=self._t(meta))
 
     def kw_offering(self, meta, ch):
-        return A.Keyword("offering", param=A.Text(self._low(meta)), text=self._t(meta))
+        """CR 702.48a "[quality] offering": param ``Obj(words=[quality words])``."""
+        words = self._low(meta).split()
+        return A.Keyword("offering", param=quality_obj(words[:-1]), text=self._t(meta))
 
     # ------------------------------------------------------------------ triggers
     def trigger_word(self, meta, ch):  # pragma: no cover
@@ -876,6 +909,13 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
         else:
             extra = {"phase": A.Step.COMBAT, "owner": A.StepOwner.EACH}
         return _StepTime("st_begin_combat", self._t(meta), extra)
+
+    def evs_saddled(self, meta, ch):
+        """"… while saddled" (abilities.lark; CR 702.171b): ``extra["when"] = "while_saddled"``
+        on the event (transform_conditions.ev_qualified)."""
+        from pipeline.parse.transform_conditions import _When
+
+        return _When("while_saddled")
 
     def cond_rest(self, meta, ch):
         return A.Unparsed(self._rest_text(ch))

@@ -1,7 +1,7 @@
 """Transformer rules for keyword shapes of ``grammar/keywords.lark`` that ``transform.py``'s
 keyword rules do not read: "Kicker {1}{B} and/or {R}" (CR 702.33d: two kicker costs →
 ``Keyword{cost, param: Cost}``) and "Splice onto Arcane—<cost>" (CR 702.47 →
-``Keyword{name: splice, param: Text, cost: Cost}``).
+``Keyword{name: splice, param: Obj (the quality's type words), cost: Cost}``).
 
 :class:`KeywordRules` is a mixin of :class:`pipeline.parse.transform.ToAst`.
 """
@@ -11,6 +11,17 @@ from __future__ import annotations
 from lark import Transformer, v_args
 
 from pipeline.parse import ast as A
+
+
+def quality_obj(words: list[str]) -> A.Node:
+    """A keyword's quality ("Splice onto Arcane", "Artifact offering"; CR 702.47a, 702.48a) as an
+    ``Obj`` whose words are the type words (a structured field); other words stay ``Text``."""
+    from pipeline.parse.lexicon import type_words
+
+    words = [w.lower() for w in words]
+    if words and all(w in type_words() for w in words):
+        return A.Obj(None, None, words, " ".join(words))
+    return A.Text(" ".join(words))
 
 
 def _first(children, cls):
@@ -34,4 +45,4 @@ class KeywordRules(Transformer):
 
     def kw_splice_cost(self, meta, ch):  # CR 702.47: "Splice onto Arcane—<cost>"
         words = [w for c in ch if isinstance(c, list) for w in c if isinstance(w, str)]
-        return A.Keyword("splice", cost=_first(ch, A.Cost), param=A.Text(" ".join(words)), text=self._t(meta))
+        return A.Keyword("splice", cost=_first(ch, A.Cost), param=quality_obj(words), text=self._t(meta))
