@@ -413,7 +413,7 @@ def test_escalate_reinforce_splice_costs():  # Blessed Alliance, Hunting Triad, 
             "cast an Arcane spell, you may reveal this card from your hand and pay its splice cost. If you do, add "
             "this card's effects to that spell.)")
     (kw,) = _line(text, "Torrent of Stone", "Instant — Arcane", 1).body.keywords
-    assert kw.name == "splice" and kw.param == A.Text("arcane")
+    assert kw.name == "splice" and kw.param == A.Obj(None, None, ["arcane"], "arcane")  # CR 702.47a quality
     assert kw.cost.components[0].action == "sacrifice"
 
 
