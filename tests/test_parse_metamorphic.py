@@ -174,6 +174,10 @@ PAIRS = [
      ("Dimir Machinations", "Look at the top three cards of target player's library."), "look", ()),
     ("may of a joined action", ("Raphael's Technique", "Each player may discard their hand and draw seven cards."),
      ("Wheel of Fortune", "Each player discards their hand, then draws seven cards."), "draw", ()),
+    ("each combat / this turn (must attack, CR 508.1d)", ("Bloodrock Cyclops", "attacks each combat if able"),
+     ("Shipwreck Singer", "attacks this turn if able"), "must_attack", ("subject",)),
+    ("your / its controller's untap step (CR 502.3)", ("Colossus of Sardia", "doesn't untap during your untap step"),
+     ("Paralyze", "doesn't untap during its controller's untap step"), "no_untap", ("subject",)),
     ("subject of a joined predicate", ("Sylvan Might", "gets +2/+2 and gains trample until end of turn"),
      ("Kruin Striker", "gets +1/+0 and gains trample until end of turn"), "GrantAbility", ()),
     # CR 707.9b: a copy exception that sets the types vs one that adds to them (the literal

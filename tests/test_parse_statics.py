@@ -489,3 +489,41 @@ def test_psychic_impetus_pump_and_goaded():
 def test_hewed_stone_retainers_cast_only_if():
     e = only(line("FRF", "Hewed Stone Retainers", "Cast this spell only"))
     assert e.verb == "cast_only" and e.extra["if"].verb == "condition:cast_this_turn"
+
+
+# ------------------------------------------------------------------ round trip of continuous effects
+from tests.test_parse_metamorphic import ability  # noqa: E402  (oracle-2026 text, then MTGJSON 2022)
+
+ROUND_TRIP = [  # (card, fragment of the line) — each line renders back from structured fields
+    ("Colossus of Sardia", "doesn't untap during your untap step"),          # CR 502.3
+    ("Paralyze", "doesn't untap during its controller's untap step"),
+    ("Bontu's Last Reckoning", "don't untap during your next untap step"),
+    ("Bloodrock Cyclops", "attacks each combat if able"),                    # CR 508.1d
+    ("Shipwreck Singer", "attacks this turn if able"),
+    ("Peema Aether-Seer", "blocks this turn if able"),                       # CR 509.1c
+    ("Pacifism", "can't attack or block"),                                   # CR 508.1c, 509.1b
+    ("Gaea's Herald", "can't be countered"),                                 # CR 101.2
+    ("Plague Wind", "can't be regenerated"),                                 # CR 701.19c
+    ("Juggernaut", "can't be blocked by Walls"),
+    ("Kasmina's Transmutation", "loses all abilities and has base power and toughness 1/1"),  # CR 613.4b
+    ("Animate Wall", "can attack as though it didn't have defender"),        # CR 702.3b
+    ("Cavern of Souls", "choose a creature type"),                           # CR 614.12
+    ("Story Circle", "choose a color"),
+    ("Sharpshooter Elf", "power is equal to the number of creatures you control"),  # CR 604.3
+]
+
+
+@pytest.mark.parametrize("name,fragment", ROUND_TRIP, ids=[r[0] for r in ROUND_TRIP])
+def test_continuous_effects_round_trip(name, fragment):
+    a = ability(name, fragment)
+    assert a.fully_parsed, (a.normalized, a.to_json()["render_mismatch"])
+
+
+def test_untap_step_and_requirement_are_enums():
+    """Whose untap step and when a creature must attack are closed values the renderer reads."""
+    (e,) = ability("Paralyze", "doesn't untap").body.effect[0].effects
+    assert (e.verb, e.extra) == ("no_untap", {"untap_step": "controller"})
+    (e,) = ability("Bloodrock Cyclops", "attacks each combat").body.effect[0].effects
+    assert (e.verb, e.extra) == ("must_attack", {"each_combat": True})
+    (e,) = ability("Sharpshooter Elf", "power is equal").body.effect[0].effects
+    assert (e.verb, e.extra["what"], e.amount.kind) == ("characteristic", "power", "equal_to")

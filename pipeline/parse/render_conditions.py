@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pipeline.parse import ast as A
 from pipeline.parse.render import NotRendered, extra_keys, render, renders_verb
+from pipeline.parse.render_objects import is_plural
 
 #: condition rules with a fixed wording (``condition:<rule>`` → words)
 FIXED = {
@@ -62,3 +63,18 @@ def render_controls(a: A.Action, **_) -> str:
         raise NotRendered(a.verb)
     who = render(a.obj, role="subject")
     return f"{who} {'control' if who == 'you' else 'controls'} {render(a.extra['controlled'])}"
+
+
+#: "remains …" states of a "for as long as" duration (transform_conditions ``cd_remains``) → words
+REMAINS = {"tapped": "tapped", "exiled": "exiled", "haunted": "haunted", "on_battlefield": "on the battlefield"}
+
+
+@renders_verb("condition:remains")
+def render_remains(a: A.Action, **_) -> str:
+    """"~ remains tapped", "they remain on the battlefield" (in "for as long as …", CR 611.2b)."""
+    extra_keys(a, {"state"})
+    state = REMAINS.get(a.extra.get("state"))
+    if a.obj is None or state is None or a.amount is not None:
+        raise NotRendered(a.verb)
+    who = render(a.obj, role="subject")
+    return f"{who} {'remain' if who == 'you' or is_plural(a.obj) else 'remains'} {state}"

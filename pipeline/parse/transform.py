@@ -953,9 +953,6 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
         pt = next(str(c) for c in ch if isinstance(c, Token))
         return A.Sentence([A.Action("pump", subject=objs[0], amount=A.Amount("for_each", ref=objs[1]), extra={"pt": pt}, text=self._t(meta))])
 
-    def s_as_enters_choose(self, meta, ch):
-        return A.Sentence([A.Action("choose_as_enters", subject=A.Obj("self", None, ["~"], "~"), extra={"choice": ch[-1]}, text=self._t(meta))])
-
     def s_as_enters_copy(self, meta, ch):
         """"As ~ enters, you may have it become a copy of …" (Cursed Mirror): a replacement
         effect (CR 614.1c) whose event is ~ entering; the copy effect itself is the node."""
@@ -974,11 +971,6 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
 
     def mk_that_type(self, meta, ch):
         return A.AddMana("chosen_color", of_type=True)
-
-    def s_cda(self, meta, ch):
-        return A.Sentence([A.Action("characteristic", subject=A.Obj("self", None, ["~"], "~"),
-                                    amount=_first(ch, A.Amount), extra={"what": self._low(meta).split(" are ")[0].split(" is ")[0]},
-                                    text=self._t(meta))])
 
     def s_delayed(self, meta, ch):
         return A.Sentence(_clauses(ch[0]), condition=ch[1])
@@ -1175,24 +1167,6 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
         locals()["cd_" + _n] = _cd(_n)
     del _n
     cd_is_not_a = _cd("is_not_a")  # "if ~ isn't a token" (Progenitor Mimic, CR 603.4)
-
-    def _ch(name):  # noqa: N805
-        def f(self, meta, ch):
-            return A.Text(name)
-        return f
-
-    for _n in ("color", "creature_type", "card_type", "basic_land_type", "card_name", "number", "color_of",
-               "opponent", "player"):
-        locals()["ch_" + _n] = _ch(_n)
-    del _n
-
-    def ch_obj(self, meta, ch):
-        return ch[0]
-
-    def ch_type(self, meta, ch):
-        return A.Text(self._low(meta))
-
-    ch_name = ch_type
 
     def _ar(name):  # noqa: N805
         def f(self, meta, ch):

@@ -34,6 +34,10 @@ def _first(children, cls):
     return None
 
 
+class _UntapStep(str):
+    """Internal: whose untap step — your, your_next, controller, controller_next (CR 502.3)."""
+
+
 def _self_obj() -> A.Obj:
     return A.Obj("self", None, ["~"], "~")
 
@@ -450,3 +454,72 @@ class StaticRules(Transformer):
         """"can't be blocked this turn": the same Action as "can't be blocked" + a clause duration
         (the rule exists because "… blocked this turn except by Walls" needs the duration inside)."""
         return A.Action("unblockable", extra=dur_extra(ch), text=self._t(meta)[:len("can't be blocked")])
+
+    # ------------------------------------------------------------ untapping (CR 502.3)
+    def _untap_step(kind):  # noqa: N805
+        def f(self, meta, ch):
+            return _UntapStep(kind)
+        return f
+
+    us_your = _untap_step("your")                  # "your untap step"
+    us_your_next = _untap_step("your_next")        # "your next untap step"
+    us_controller = _untap_step("controller")      # "its controller's untap step" / "their controllers' …"
+    us_next = _untap_step("controller_next")       # "its controller's next untap step"
+
+    def a_no_untap(self, meta, ch):
+        """"~ doesn't untap during your untap step" → ``Action(no_untap, extra.untap_step)``."""
+        self._form_used = True  # "doesn't"/"don't" agree with the subject; the step is the enum
+        return A.Action("no_untap", extra={"untap_step": str(_first(ch, _UntapStep))}, text=self._t(meta))
+
+    def a_may_not_untap(self, meta, ch):  # "You may choose not to untap ~ during your untap step" (CR 502.3)
+        self._form_used = True
+        return A.Action("may_not_untap", obj=_first(ch, A.Obj), extra={"untap_step": str(_first(ch, _UntapStep))},
+                        text=self._t(meta))
+
+    # ------------------------------------------------------------ combat requirements (CR 508.1d, 509.1c)
+    def _requirement(verb):  # noqa: N805
+        def f(self, meta, ch):
+            """"attacks each combat if able" → ``extra.each_combat``; "… this turn if able" → a
+            ``this turn`` duration; "blocks ~ this turn if able" → obj ~."""
+            self._form_used = True
+            extra = ({"duration": A.Duration("this turn", A.DurationKind.THIS_TURN)} if "this" in self._lits
+                     else {"each_combat": True})
+            dur = _first(ch, A.Duration)
+            if dur is not None:
+                extra = {"duration": dur}
+            return A.Action(verb, obj=_first(ch, A.Obj), extra=extra, text=self._t(meta))
+        return f
+
+    a_must_attack = _requirement("must_attack")
+    a_must_block = _requirement("must_block")
+    a_must_attack_block = _requirement("must_attack_block")
+
+    def a_attack_as_though(self, meta, ch):  # CR 702.3b: "can attack [this turn] as though it didn't have defender"
+        self._form_used = True
+        extra = {"duration": A.Duration("this turn", A.DurationKind.THIS_TURN)} if "this" in self._lits else {}
+        return A.Action("attack_as_though", extra=extra, text=self._t(meta))
+
+    def a_base_pt(self, meta, ch):  # CR 613.4b: "has base power and toughness 1/1"
+        self._form_used = True  # "has"/"have" agree with the subject
+        pt = next(self.orig[c.start_pos:c.end_pos] for c in ch if isinstance(c, Token) and c.type == "PT")
+        return A.Action("base_pt", extra={"pt": pt}, text=self._t(meta))
+
+    # ------------------------------------------------------------ "As ~ enters, choose …" (CR 614.12)
+    def s_as_enters_choose(self, meta, ch):
+        """"As ~ enters, choose a color / a creature type / a card name / an opponent" →
+        ``Sentence([Action(choose_as_enters, subject ~, obj, extra.choice: object|type|name)])``
+        (the choice of ``zones.lark`` ``choose_what``)."""
+        from pipeline.parse.transform_zones import _Choice
+        choice = _first(ch, _Choice)
+        return A.Sentence([A.Action("choose_as_enters", subject=_self_obj(), obj=choice.obj if choice else None,
+                                    extra={"choice": choice.kind if choice else None}, text=self._t(meta))])
+
+    # ------------------------------------------------------------ characteristic-defining abilities (CR 604.3)
+    def s_cda(self, meta, ch):
+        """"~'s power and toughness are each equal to …" / "~'s power is equal to …" →
+        ``Action(characteristic, subject ~, amount, extra.what: power_toughness|power|toughness)``."""
+        self._form_used = True
+        lits = self._lits
+        what = "power_toughness" if "and" in lits else ("power" if "power" in lits else "toughness")
+        return A.Sentence([A.Action("characteristic", subject=_self_obj(), amount=_first(ch, A.Amount),
+                                    extra={"what": what}, text=self._t(meta))])

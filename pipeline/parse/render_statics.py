@@ -1,0 +1,168 @@
+"""Renderers of static abilities and continuous effects (CR 604, 611–613; ``grammar/statics.lark``,
+transformer ``transform_statics.py``, and the restriction verbs of ``grammar/effects.lark``):
+canonical Oracle text from the structured fields of combat restrictions and requirements
+(CR 508.1c–d, 509.1b–c), "doesn't untap" (CR 502.3), "can't be countered" (CR 101.2),
+"can't be regenerated" (CR 701.19c), ability loss (CR 613.1f) and base P/T (CR 613.4b).
+
+Every verb is written "[subject] <predicate>[ duration]" with the predicate in the third person
+singular or the plural form by the subject (``render_objects.is_plural``); a verb's renderer
+refuses (``NotRendered``) any field it does not write (docs/ast.md § Rendering).
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.parse import ast as A
+from pipeline.parse.render import NotRendered, extra_keys, render, renders_verb
+from pipeline.parse.render_effects import _duration_tail
+from pipeline.parse.render_objects import is_plural, quantity
+
+#: verb → (predicate after a singular subject, after a plural one); ``{obj}`` is the action's object
+PREDICATES = {
+    "cant_attack_block": ("can't attack or block", "can't attack or block"),  # CR 508.1c, 509.1b
+    "uncounterable": ("can't be countered", "can't be countered"),            # CR 101.2
+    "cant_regenerate": ("can't be regenerated", "can't be regenerated"),      # CR 701.19c
+    "unblockable_by": ("can't be blocked by {obj}", "can't be blocked by {obj}"),  # CR 509.1b
+    "lose_all_abilities": ("loses all abilities", "lose all abilities"),     # CR 613.1f
+}
+
+#: combat requirements (CR 508.1d, 509.1c): verb → (singular, plural) verb words
+REQUIREMENTS = {
+    "must_attack": ("attacks", "attack"), "must_block": ("blocks", "block"),
+    "must_attack_block": ("attacks or blocks", "attack or block"),
+}
+
+#: whose untap step (transform_statics ``untap_step`` values) → words, by plural subject
+UNTAP_STEPS = {
+    ("your", False): "your untap step", ("your_next", False): "your next untap step",
+    ("controller", False): "its controller's untap step", ("controller", True): "their controllers' untap steps",
+    ("controller_next", False): "its controller's next untap step",
+    ("controller_next", True): "their controllers' next untap steps",
+}
+
+_PT = re.compile(r"[+-]?(\d+|X|\*)/[+-]?(\d+|X|\*)")
+
+
+def _subject(a: A.Action) -> tuple[str, bool]:
+    """(rendered subject, plural?) of a static predicate; NotRendered without a subject."""
+    if not isinstance(a.subject, A.Obj):
+        raise NotRendered(f"Action:{a.verb}:no_subject")
+    who = render(a.subject, role="subject")
+    return who, who == "you" or is_plural(a.subject)
+
+
+@renders_verb(*PREDICATES)
+def render_predicate(a: A.Action, **_) -> str:
+    """"enchanted creature can't attack or block", "~ can't be blocked by creatures with power 2
+    or less", "target creature can't be regenerated this turn"."""
+    extra_keys(a, {"duration"})
+    if a.amount is not None:
+        raise NotRendered(f"Action:{a.verb}+amount")
+    who, plural = _subject(a)
+    pred = PREDICATES[a.verb][plural]
+    if "{obj}" in pred:
+        if a.obj is None:
+            raise NotRendered(f"Action:{a.verb}:no_obj")
+        pred = pred.format(obj=render(a.obj))
+    elif a.obj is not None:
+        raise NotRendered(f"Action:{a.verb}+obj")
+    return f"{who} {pred}{_duration_tail(a)}"
+
+
+@renders_verb(*REQUIREMENTS)
+def render_requirement(a: A.Action, **_) -> str:
+    """"~ attacks each combat if able", "target creature blocks ~ this turn if able" (CR 508.1d,
+    509.1c): ``extra.each_combat`` or a duration (``this turn``) says when."""
+    extra_keys(a, {"duration", "each_combat", "all_able"})
+    who, plural = _subject(a)
+    if a.extra.get("all_able") is True:  # Lure: "all creatures able to block enchanted creature do so"
+        if a.verb != "must_block" or a.obj is None or len(a.extra) != 1 or a.amount is not None:
+            raise NotRendered("Action:must_block+all_able")
+        return f"{who} able to block {render(a.obj)} do so"
+    if a.amount is not None or ("duration" in a.extra) == bool(a.extra.get("each_combat")):
+        raise NotRendered(f"Action:{a.verb}")
+    out = f"{who} {REQUIREMENTS[a.verb][plural]}"
+    if a.obj is not None:
+        out += " " + render(a.obj)
+    when = " each combat" if a.extra.get("each_combat") else _duration_tail(a)
+    return f"{out}{when} if able"
+
+
+@renders_verb("attack_as_though")
+def render_attack_as_though(a: A.Action, **_) -> str:
+    """"~ can attack [this turn] as though it didn't have defender" (CR 702.3b)."""
+    extra_keys(a, {"duration"})
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:attack_as_though")
+    who, plural = _subject(a)
+    if plural:
+        raise NotRendered("Action:attack_as_though:plural")
+    return f"{who} can attack{_duration_tail(a)} as though it didn't have defender"
+
+
+@renders_verb("no_untap")
+def render_no_untap(a: A.Action, **_) -> str:
+    """"~ doesn't untap during your untap step", "they don't untap during their controllers'
+    untap steps [for as long as …]" (CR 502.3: effects that keep a permanent from untapping)."""
+    extra_keys(a, {"untap_step", "duration"})
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:no_untap")
+    who, plural = _subject(a)
+    step = a.extra.get("untap_step")
+    words = UNTAP_STEPS.get((step, plural)) or UNTAP_STEPS.get((step, False))
+    if words is None:
+        raise NotRendered("Action:no_untap:step")
+    return f"{who} {'don' if plural else 'doesn'}'t untap during {words}{_duration_tail(a)}"
+
+
+@renders_verb("base_pt")
+def render_base_pt(a: A.Action, **_) -> str:
+    """"enchanted creature has base power and toughness 1/1" (CR 613.4b)."""
+    extra_keys(a, {"pt", "duration"})
+    pt = a.extra.get("pt")
+    if not isinstance(pt, str) or not _PT.fullmatch(pt) or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:base_pt")
+    who, plural = _subject(a)
+    return f"{who} {'have' if plural else 'has'} base power and toughness {pt}{_duration_tail(a)}"
+
+
+@renders_verb("lose_kw")
+def render_lose_kw(a: A.Action, **_) -> str:
+    """"~ loses flying [until end of turn]", "creatures lose flying and trample" (CR 613.1f)."""
+    extra_keys(a, {"keywords", "duration"})
+    kws = a.extra.get("keywords")
+    if not kws or not all(isinstance(k, A.Keyword) for k in kws) or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:lose_kw")
+    names = [render(k) for k in kws]
+    kw = names[0] if len(names) == 1 else (f"{names[0]} and {names[1]}" if len(names) == 2
+                                           else ", ".join(names[:-1]) + f", and {names[-1]}")
+    who, plural = _subject(a)
+    return f"{who} {'lose' if plural else 'loses'} {kw}{_duration_tail(a)}"
+
+
+@renders_verb("choose_as_enters")
+def render_choose_as_enters(a: A.Action, **_) -> str:
+    """"As ~ enters, choose a creature type" (CR 614.12: a choice made as the permanent enters)."""
+    extra_keys(a, {"choice"})
+    kind = a.extra.get("choice")
+    if kind not in ("object", "type", "name") or a.obj is None or a.amount is not None:
+        raise NotRendered("Action:choose_as_enters")
+    who, _ = _subject(a)
+    tail = "" if kind == "object" else " " + kind
+    return f"as {who} enters, choose {render(a.obj)}{tail}"
+
+
+#: characteristic-defining abilities (CR 604.3): extra.what → the words before "equal to"
+CDA = {"power_toughness": "power and toughness are each", "power": "power is", "toughness": "toughness is"}
+
+
+@renders_verb("characteristic")
+def render_characteristic(a: A.Action, **_) -> str:
+    """"~'s power and toughness are each equal to the number of creatures you control" (CR 604.3)."""
+    extra_keys(a, {"what"})
+    what = CDA.get(a.extra.get("what"))
+    if what is None or not isinstance(a.amount, A.Amount) or a.obj is not None:
+        raise NotRendered("Action:characteristic")
+    who, _ = _subject(a)
+    return f"{who}'s {what} equal to {quantity(a.amount)}"
