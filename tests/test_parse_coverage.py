@@ -106,7 +106,8 @@ def test_gets_for_as_long_as_remains_tapped():  # Tawnos's Weaponry (CR 611.2b)
 def test_until_the_end_of_your_next_turn():  # Reckless Impulse
     ab = _line("Exile the top two cards of your library. Until the end of your next turn, you may play those cards.",
                "Reckless Impulse", "Sorcery")
-    assert ab.body.effect[1].condition == A.Text("until the end of your next turn")
+    cond = ab.body.effect[1].condition  # a duration (CR 611.2b), the renderer reads its kind
+    assert (type(cond), cond.kind) == (A.Duration, A.DurationKind.UNTIL_END_OF_YOUR_NEXT_TURN)
 
 
 def test_skip_your_draw_step():  # Necropotence (CR 614.10)
@@ -397,7 +398,9 @@ def test_fight_each_other():  # Magus of the Arena
 
 def test_during_your_turn():  # Personal Sanctuary
     ab = _line("During your turn, prevent all damage that would be dealt to you.", "Personal Sanctuary", "Enchantment")
-    assert ab.body.effect[0].condition == A.Text("during your turn")
+    cond = ab.body.effect[0].condition
+    assert (cond.verb, cond.extra) == ("condition:during_turn", {"whose": "your"})
+    assert ab.fully_parsed
 
 
 def test_escalate_reinforce_splice_costs():  # Blessed Alliance, Hunting Triad, Torrent of Stone (CR 702)

@@ -34,6 +34,13 @@ def line(set_code: str, name: str, start: str) -> A.Ability:
     raise AssertionError(f"no line starting {start!r} on {name}: {[a.text for a in abilities]}")
 
 
+def held(sentence: A.Sentence) -> A.Action:
+    """The condition of an "As long as …, …" / "… as long as …" sentence (CR 611.2b: the
+    ``condition:as_long_as`` node holds it)."""
+    assert sentence.condition.verb == "condition:as_long_as", sentence.condition
+    return sentence.condition.extra["condition"]
+
+
 def effects(a: A.Ability) -> list[A.Node]:
     assert a.kind == "static", a.kind
     assert a.no_unparsed, a.to_json()
@@ -149,7 +156,7 @@ def test_thassa_devotion_condition_isnt_a_creature():
     a = line("SLD", "Thassa, God of the Sea", "As long as your devotion")
     e = only(a)
     assert e.verb == "is_not" and e.extra["words"] == ["creature"]
-    cond = a.body.effect[0].condition
+    cond = held(a.body.effect[0])
     assert cond.verb == "condition:devotion_less_than"
     assert cond.extra["colors"] == ["blue"] and cond.amount.value == 5
 
@@ -158,7 +165,7 @@ def test_desperate_sentry_delirium_condition():
     a = line("EMN", "Desperate Sentry", "Delirium")
     e = only(a)
     assert e.verb == "pump" and e.extra["pt"] == "+3/+0"
-    cond = a.body.effect[0].condition
+    cond = held(a.body.effect[0])
     assert cond.verb == "condition:card_types_among" and cond.amount.value == 4
 
 
@@ -251,7 +258,7 @@ def test_meddling_mage_chosen_name_cant_be_cast():
 def test_dream_prowler_unblockable_while_attacking_alone():
     a = line("9ED", "Dream Prowler", "Dream Prowler can't be blocked")
     assert only(a).verb == "unblockable"
-    assert a.body.effect[0].condition.verb == "condition:attacking_alone"
+    assert held(a.body.effect[0]).verb == "condition:attacking_alone"
 
 
 def test_courser_of_kruphix_play_lands_from_top_of_library():
@@ -268,7 +275,7 @@ def test_propaganda_attack_tax():
 def test_ray_of_frost_color_condition():
     a = line("AFR", "Ray of Frost", "As long as enchanted creature is red")
     assert only(a).verb == "lose_all_abilities"
-    cond = a.body.effect[0].condition
+    cond = held(a.body.effect[0])
     assert cond.verb == "condition:is_color" and cond.extra["color"] == "red"
     assert cond.obj.quantifier == "enchanted"
 
@@ -303,7 +310,7 @@ def test_living_lands_animated_forests_still_lands():
 def test_winter_orb_untap_limit_while_untapped():
     a = line("2ED", "Winter Orb", "As long as Winter Orb is untapped")
     assert only(a).verb == "untap_limit"
-    assert a.body.effect[0].condition.verb == "condition:state"
+    assert held(a.body.effect[0]).verb == "condition:state"
 
 
 def test_leyline_of_anticipation_cast_as_though_flash():
@@ -377,7 +384,7 @@ def test_skyrider_trainee_flying_while_enchanted():
     a = line("GPT", "Skyrider Trainee", "Skyrider Trainee has flying")
     e = only(a)
     assert isinstance(e, A.GrantAbility) and e.subject.quantifier == "self"
-    assert a.body.effect[0].condition.verb == "condition:state"
+    assert held(a.body.effect[0]).verb == "condition:state"
 
 
 def test_clergy_regeneration_replacement():
@@ -455,7 +462,7 @@ def test_conquerors_flail_attached_condition():
     a = line("C16", "Conqueror's Flail", "As long as Conqueror's Flail is attached")
     e = only(a)
     assert e.verb == "cant_cast" and e.subject.qualifiers == [] and e.subject.words == ["opponents"]
-    cond = a.body.effect[0].condition
+    cond = held(a.body.effect[0])
     assert cond.verb == "condition:attached_to" and cond.obj.quantifier == "self"
     assert cond.extra["to"].words == ["creature"]
 
@@ -503,7 +510,7 @@ ROUND_TRIP = [  # (card, fragment of the line) — each line renders back from s
     ("Peema Aether-Seer", "blocks this turn if able"),                       # CR 509.1c
     ("Pacifism", "can't attack or block"),                                   # CR 508.1c, 509.1b
     ("Gaea's Herald", "can't be countered"),                                 # CR 101.2
-    ("Plague Wind", "can't be regenerated"),                                 # CR 701.19c
+    ("Plague Wind", "can't be regenerated"),                                 # CR 701.19
     ("Juggernaut", "can't be blocked by Walls"),
     ("Kasmina's Transmutation", "loses all abilities and has base power and toughness 1/1"),  # CR 613.4b
     ("Animate Wall", "can attack as though it didn't have defender"),        # CR 702.3b
@@ -527,3 +534,46 @@ def test_untap_step_and_requirement_are_enums():
     assert (e.verb, e.extra) == ("must_attack", {"each_combat": True})
     (e,) = ability("Sharpshooter Elf", "power is equal").body.effect[0].effects
     assert (e.verb, e.extra["what"], e.amount.kind) == ("characteristic", "power", "equal_to")
+
+
+# ------------------------------------------------------------------ conditions, prevention, delayed times
+ROUND_TRIP_2 = [
+    ("Kitesail Corsair", "has flying as long as it's attacking"),            # CR 611.2b, after the effect
+    ("Carnage Interpreter", "As long as you have one or fewer cards in hand"),  # leading
+    ("Paradise Druid", "has hexproof as long as it's untapped"),
+    ("Topple the Statue", "If it's an artifact, destroy it"),                 # CR 608.2c
+    ("Werewolf Ransacker", "if a player cast two or more spells last turn"),
+    ("Afflicted Deserter", "if no spells were cast last turn"),
+    ("Embereth Skyblazer", "During your turn, this creature has flying"),
+    ("Fog Bank", "dealt to and dealt by this creature"),                     # CR 615.1
+    ("Obscuring Haze", "dealt this turn by creatures your opponents control"),
+    ("Solitary Confinement", "Prevent all damage that would be dealt to you"),
+    ("Phantom Nantuko", "If damage would be dealt to this creature, prevent that damage"),
+    ("Invulnerability", "The next time a source of your choice would deal damage to you this turn"),  # CR 615.8
+    ("Rakdos Guildmage", "Exile it at the beginning of the next end step"),  # CR 603.7
+    ("Firecat Blitz", "Exile them at the beginning of the next end step"),
+]
+
+
+@pytest.mark.parametrize("name,fragment", ROUND_TRIP_2, ids=[r[0] for r in ROUND_TRIP_2])
+def test_conditions_prevention_delayed_round_trip(name, fragment):
+    a = ability(name, fragment)
+    assert a.fully_parsed, (a.normalized, a.to_json()["render_mismatch"])
+
+
+def test_as_long_as_is_not_if():
+    """"as long as" (a continuous effect while the condition holds, CR 611.2b) is its own node, not
+    the "if" of a one-shot effect; "… if it's attacking" after the effect keeps ``after``."""
+    cond = ability("Kitesail Corsair", "as long as it's attacking").body.effect[0].condition
+    assert (cond.verb, cond.extra["after"], cond.extra["condition"].verb) == ("condition:as_long_as", True, "condition:state")
+    cond = ability("Topple the Statue", "If it's an artifact").body.effect[1].condition  # "If": no wrapper
+    assert (cond.verb, cond.extra) == ("condition:is_a", {"words": ["artifact"]})
+
+
+def test_prevention_direction_and_delayed_time_are_enums():
+    (e,) = ability("Fog Bank", "dealt to and dealt by").body.effect[0].effects
+    assert (e.verb, e.extra) == ("prevent", {"direction": "to_and_by", "combat": True})
+    s = ability("Obscuring Haze", "dealt this turn by").body.effect[0]
+    assert (s.effects[0].extra["direction"], s.effects[0].extra["duration_first"]) == ("by", True)
+    s = ability("Firecat Blitz", "at the beginning of the next end step").body.effect[1]
+    assert (s.condition.kind, s.condition.after) == (A.DelayedTime.NEXT_END_STEP, True)

@@ -64,6 +64,17 @@ class DurationKind(str, Enum):
     UNTIL_END_OF_YOUR_NEXT_TURN = "until_end_of_your_next_turn"
 
 
+class DelayedTime(str, Enum):
+    """Closed list of the times of delayed triggered abilities written into an effect (CR 603.7:
+    "at the beginning of the next end step", 513 end step, 503 upkeep, 511 end of combat). JSON:
+    the value."""
+    NEXT_END_STEP = "next_end_step"            # "at the beginning of the next end step"
+    END_STEP = "end_step"                      # "at the beginning of the end step"
+    NEXT_UPKEEP = "next_upkeep"                # "at the beginning of the next turn's upkeep"
+    YOUR_NEXT_UPKEEP = "your_next_upkeep"      # "at the beginning of your next upkeep"
+    END_OF_COMBAT = "end_of_combat"            # "at end of combat"
+
+
 class Destination(str, Enum):
     """Closed list of destinations of "return … to …" (effects.lark ``dest``; CR 400.1 zones).
     JSON: the value."""
@@ -207,6 +218,16 @@ class DieResult(Text):
     renderer reads the numbers."""
     low: int = 0
     high: int = 0
+
+
+@dataclass
+class Delayed(Text):
+    """The time of a delayed triggered ability an effect creates (CR 603.7a), as a
+    ``Sentence.condition``: ``kind`` one of :class:`DelayedTime`; ``after`` true when the time
+    follows the effect ("Exile it at the beginning of the next end step."), false when it leads
+    ("At end of combat, sacrifice it."); ``text`` the wording (the renderer reads ``kind``)."""
+    kind: DelayedTime | None = None
+    after: bool = False
 
 
 @dataclass

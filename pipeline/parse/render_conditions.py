@@ -9,8 +9,8 @@ other fails the round trip, as it should.
 from __future__ import annotations
 
 from pipeline.parse import ast as A
-from pipeline.parse.render import NotRendered, extra_keys, render, renders_verb
-from pipeline.parse.render_objects import is_plural
+from pipeline.parse.render import NotRendered, extra_keys, render, renders, renders_verb
+from pipeline.parse.render_objects import amount_number, article, descriptor, is_plural
 
 #: condition rules with a fixed wording (``condition:<rule>`` → words)
 FIXED = {
@@ -78,3 +78,119 @@ def render_remains(a: A.Action, **_) -> str:
         raise NotRendered(a.verb)
     who = render(a.obj, role="subject")
     return f"{who} {'remain' if who == 'you' or is_plural(a.obj) else 'remains'} {state}"
+
+
+#: states of "~ is tapped" / "it's attacking" (CR 110.5 tapped, 506.4 attacking/blocking, 301.5
+#: enchanted/equipped, 701.37b monstrous, 702.62 suspended, 702.112 renowned): the rule's literal word
+STATES = frozenset({"tapped", "untapped", "attacking", "blocking", "enchanted", "equipped", "monstrous",
+                    "suspended", "renowned"})
+
+
+@renders_verb("condition:state")
+def render_state(a: A.Action, **_) -> str:
+    """"equipped creature is tapped", "it's untapped" (a state of a permanent)."""
+    extra_keys(a, {"form"})
+    form = a.extra.get("form") or []
+    if len(form) != 1 or form[0] not in STATES or a.amount is not None:
+        raise NotRendered(a.verb)
+    if a.obj is None:
+        return f"it's {form[0]}"
+    return f"{render(a.obj, role='subject')} {'are' if is_plural(a.obj) else 'is'} {form[0]}"
+
+
+@renders_verb("condition:is_a")
+def render_is_a(a: A.Action, **_) -> str:
+    """"it's an artifact creature", "enchanted permanent is a creature" (CR 205: its types)."""
+    extra_keys(a, {"words"})
+    words = a.extra.get("words") or []
+    if not words or a.amount is not None:
+        raise NotRendered(a.verb)
+    what = descriptor(words)
+    what = f"{article(what)} {what}"
+    if a.obj is None:
+        return f"it's {what}"
+    return f"{render(a.obj, role='subject')} is {what}"
+
+
+_COMPARE_WORDS = {">=": "or more", "<=": "or fewer"}
+
+
+def _compared(a: A.Action) -> str:
+    """"three or fewer" / "seven or more" from ``extra.comparison`` (CR 107.1: counts in words)."""
+    cmp = a.extra.get("comparison")
+    if not isinstance(cmp, A.Comparison) or cmp.comparator not in _COMPARE_WORDS or cmp.amount is not a.amount:
+        raise NotRendered(a.verb + ":comparison")
+    return f"{amount_number(a.amount)} {_COMPARE_WORDS[cmp.comparator]}"
+
+
+@renders_verb("condition:hand")
+def render_hand(a: A.Action, **_) -> str:
+    """"you have three or fewer cards in hand" (hellbent-style counts, CR 402)."""
+    extra_keys(a, {"comparison"})
+    if a.obj is not None or a.amount is None:
+        raise NotRendered(a.verb)  # "no cards" and "a card" are one AST today: not claimed
+    return f"you have {_compared(a)} cards in hand"
+
+
+@renders_verb("condition:card_types_among")
+def render_card_types_among(a: A.Action, **_) -> str:
+    """"there are four or more card types among cards in your graveyard" (delirium, CR 207.2c)."""
+    extra_keys(a, {"form"})
+    if a.extra.get("form") != ["card", "type"] or a.obj is None or a.amount is None:
+        raise NotRendered(a.verb)
+    return f"there are {amount_number(a.amount)} or more card types among {render(a.obj)}"
+
+
+@renders_verb("condition:werewolf")
+def render_werewolf(a: A.Action, **_) -> str:
+    """"a player cast two or more spells last turn" / "no spells were cast last turn" (the
+    day/night-less werewolf transform conditions)."""
+    extra_keys(a, {"comparison"})
+    if a.obj is not None:
+        raise NotRendered(a.verb)
+    if a.amount is None:
+        if a.extra:
+            raise NotRendered(a.verb)
+        return "no spells were cast last turn"
+    return f"a player cast {_compared(a)} spells last turn"
+
+
+@renders_verb("condition:damage_would_be_dealt")
+def render_damage_would(a: A.Action, **_) -> str:
+    """"damage would be dealt to ~" (the event a prevention or replacement effect watches, CR 615.1)."""
+    extra_keys(a, {"form"})
+    if a.extra.get("form") != ["to"] or a.obj is None or a.amount is not None:
+        raise NotRendered(a.verb)
+    return f"damage would be dealt to {render(a.obj)}"
+
+
+#: times of delayed triggered abilities (CR 603.7) → words
+DELAYED_WORDS = {
+    A.DelayedTime.NEXT_END_STEP: "at the beginning of the next end step",
+    A.DelayedTime.END_STEP: "at the beginning of the end step",
+    A.DelayedTime.NEXT_UPKEEP: "at the beginning of the next turn's upkeep",
+    A.DelayedTime.YOUR_NEXT_UPKEEP: "at the beginning of your next upkeep",
+    A.DelayedTime.END_OF_COMBAT: "at end of combat",
+}
+
+
+@renders(A.Delayed)
+def render_delayed(d: A.Delayed, **_) -> str:
+    if d.kind is None:
+        raise NotRendered("Delayed")
+    return DELAYED_WORDS[A.DelayedTime(d.kind)]
+
+
+#: whose turn a "During …'s turn, …" sentence applies in (CR 500: turns) → words
+DURING_TURN = {"your": "during your turn", "each_opponent": "during each opponent's turn",
+               "an_opponent": "during an opponent's turn"}
+
+
+@renders_verb("condition:during_turn")
+def render_during_turn(a: A.Action, **_) -> str:
+    """"during your turn" (the leading words of "During your turn, ~ has lifelink")."""
+    extra_keys(a, {"whose"})
+    words = DURING_TURN.get(a.extra.get("whose"))
+    if words is None or a.obj is not None or a.amount is not None:
+        raise NotRendered(a.verb)
+    return words

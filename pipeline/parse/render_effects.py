@@ -12,6 +12,10 @@ from pipeline.parse.render_objects import amount_number, article, counted, is_pl
 _PT = __import__("re").compile(r"^[+-](?:\d+|X)/[+-](?:\d+|X)$")
 
 
+#: condition verbs whose renderer writes its own leading words ("as long as …", "the next time …")
+SELF_LEADING = frozenset({"condition:as_long_as", "condition:next_time_would_deal_damage", "condition:during_turn"})
+
+
 @renders(A.Sentence)
 def render_sentence(s: A.Sentence, **_) -> str:
     """Effects of one sentence joined by " and ", capitalised, ending with "." (the Oracle
@@ -36,19 +40,26 @@ def render_sentence(s: A.Sentence, **_) -> str:
         body += (j if j.startswith(",") else " " + j) + " " + p
     if s.condition is not None:
         cond = s.condition
-        if isinstance(cond, A.Action) and cond.verb == "condition:as_long_as":
-            body = f"{render(cond)}, {body[:1].lower() + body[1:]}"
+        after = isinstance(cond, A.Action) and cond.extra.get("after") is True  # "… if …" / "… as long as …"
+        if after:
+            cond = copy.copy(cond)
+            cond.extra = {k: v for k, v in cond.extra.items() if k != "after"}
+        if isinstance(cond, A.Action) and cond.verb in SELF_LEADING:
+            lead = render(cond)
         elif isinstance(cond, A.Action) and cond.verb.startswith("condition:"):
-            body = f"if {render(cond)}, {body[:1].lower() + body[1:]}"
+            lead = f"if {render(cond)}"
         elif isinstance(cond, A.Duration):  # "Until end of turn, …" (CR 611.2b)
-            body = f"{render(cond)}, {body[:1].lower() + body[1:]}"
+            lead = render(cond)
         elif isinstance(cond, A.Triggered) and not cond.effect:
             # a delayed or reflexive triggered ability: "When you do, …" (CR 603.7, 603.12)
             from pipeline.parse.render_triggers import trigger_head
 
-            body = f"{trigger_head(cond)}, {body[:1].lower() + body[1:]}"
+            lead = trigger_head(cond)
+        elif isinstance(cond, A.Delayed):  # "At end of combat, …" / "… at the beginning of the next end step"
+            lead, after = render(cond), cond.after
         else:
             raise NotRendered("Sentence:condition:" + type(cond).__name__)
+        body = f"{body} {lead}" if after else f"{lead}, {body[:1].lower() + body[1:]}"
     # a sentence ending in a quoted ability ends inside the quotes: 'have "{T}: Add {G}."'
     return cap(body) if body.endswith('."') else cap(body) + "."
 

@@ -2,7 +2,7 @@
 transformer ``transform_statics.py``, and the restriction verbs of ``grammar/effects.lark``):
 canonical Oracle text from the structured fields of combat restrictions and requirements
 (CR 508.1c–d, 509.1b–c), "doesn't untap" (CR 502.3), "can't be countered" (CR 101.2),
-"can't be regenerated" (CR 701.19c), ability loss (CR 613.1f) and base P/T (CR 613.4b).
+"can't be regenerated" (CR 701.19), ability loss (CR 613.1f) and base P/T (CR 613.4b).
 
 Every verb is written "[subject] <predicate>[ duration]" with the predicate in the third person
 singular or the plural form by the subject (``render_objects.is_plural``); a verb's renderer
@@ -22,7 +22,7 @@ from pipeline.parse.render_objects import is_plural, quantity
 PREDICATES = {
     "cant_attack_block": ("can't attack or block", "can't attack or block"),  # CR 508.1c, 509.1b
     "uncounterable": ("can't be countered", "can't be countered"),            # CR 101.2
-    "cant_regenerate": ("can't be regenerated", "can't be regenerated"),      # CR 701.19c
+    "cant_regenerate": ("can't be regenerated", "can't be regenerated"),      # CR 701.19
     "unblockable_by": ("can't be blocked by {obj}", "can't be blocked by {obj}"),  # CR 509.1b
     "lose_all_abilities": ("loses all abilities", "lose all abilities"),     # CR 613.1f
 }

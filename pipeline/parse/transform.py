@@ -967,13 +967,21 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
         return self._low(meta)
 
     def s_if_after(self, meta, ch):
-        return A.Sentence(_clauses(ch[0]), condition=ch[1])
+        """"… if <cond>": the condition follows the effect (``extra.after``, CR 608.2c)."""
+        cond = ch[1]
+        if isinstance(cond, A.Action):
+            cond.extra["after"] = True
+        return A.Sentence(_clauses(ch[0]), condition=cond)
 
     def mk_that_type(self, meta, ch):
         return A.AddMana("chosen_color", of_type=True)
 
     def s_delayed(self, meta, ch):
-        return A.Sentence(_clauses(ch[0]), condition=ch[1])
+        """"<effect> at the beginning of the next end step" (the time follows, CR 603.7)."""
+        cond = ch[1]
+        if isinstance(cond, A.Delayed):
+            cond.after = True
+        return A.Sentence(_clauses(ch[0]), condition=cond)
 
     def s_then(self, meta, ch):
         return A.Sentence(_clauses(ch[0]))

@@ -315,12 +315,12 @@ class ConditionRules(Transformer):
                         text=self._t(meta))
 
 
-    # ------------------------------------------------------------ durations (CR 610.3, 611.2b, 514.2)
+    # ------------------------------------------------------------ durations (CR 610.3, 611.2b, 500.5a)
     def until_leaves(self, meta, ch):
         return A.Action("duration:until_leaves_battlefield", obj=A.Obj("self", None, ["~"], "~"), text=self._t(meta))
 
     def until_end_of_your_next_turn(self, meta, ch):
-        return A.Text("until the end of your next turn")
+        return A.Duration("until the end of your next turn", A.DurationKind.UNTIL_END_OF_YOUR_NEXT_TURN)
 
     def until_end_of_combat(self, meta, ch):
         return A.Text("until end of combat")
@@ -344,7 +344,13 @@ class ConditionRules(Transformer):
         return ch[0]
 
     def s_during(self, meta, ch):
-        return A.Sentence(list(ch[-1]), condition=A.Text(self._low(meta).split(",", 1)[0]))
+        """"During your turn, …" / "During each opponent's turn, …" → ``Sentence(condition=
+        Action("condition:during_turn", extra.whose: your|each_opponent|an_opponent))``."""
+        self._form_used = True
+        lits = self._lits
+        whose = "your" if "your" in lits else ("each_opponent" if "each" in lits else "an_opponent")
+        cond = A.Action("condition:during_turn", extra={"whose": whose}, text=self._t(meta).split(",", 1)[0])
+        return A.Sentence(list(ch[-1]), condition=cond)
 
     # ------------------------------------------------------------ mana spent (CR 601.2h), tribute, X, …
     def cd_mana_spent(self, meta, ch):  # CR 601.2h: mana spent to cast
@@ -369,3 +375,28 @@ class ConditionRules(Transformer):
         if str(sym).lower() != "{chaos}":
             raise ValueError(f"not the chaos symbol: {sym}")  # parse_segment → None
         return A.Action("event:roll_chaos", obj=_first(ch, A.Obj), text=self._t(meta))
+
+    # ------------------------------------------------------------ "as long as" (CR 611.2b)
+    def s_as_long_as(self, meta, ch):
+        """"As long as <cond>, <effect>" → ``Sentence(condition=Action("condition:as_long_as",
+        extra.condition))`` — not the "if" of a one-shot effect (CR 611.2b: the effect lasts while
+        the condition holds)."""
+        cond = A.Action("condition:as_long_as", extra={"condition": ch[0]}, text=self._t(meta).split(",", 1)[0])
+        return A.Sentence(_tr()._clauses(ch[-1]), condition=cond)
+
+    def s_as_long_as_after(self, meta, ch):
+        """"<effect> as long as <cond>" (``extra.after``: the condition follows the effect)."""
+        cond = A.Action("condition:as_long_as", extra={"condition": ch[-1], "after": True}, text=self._t(meta))
+        return A.Sentence(_tr()._clauses(ch[0]), condition=cond)
+
+    # ------------------------------------------------------------ delayed times (CR 603.7)
+    def _delayed(kind):  # noqa: N805
+        def f(self, meta, ch):
+            return A.Delayed(self._low(meta), A.DelayedTime(kind))
+        return f
+
+    dt_next_end_step = _delayed("next_end_step")
+    dt_next_upkeep = _delayed("next_upkeep")
+    dt_end_of_combat = _delayed("end_of_combat")
+    dt_your_next_upkeep = _delayed("your_next_upkeep")
+    dt_end_step = _delayed("end_step")

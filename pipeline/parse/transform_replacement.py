@@ -114,3 +114,24 @@ class ReplacementRules(Transformer):
         rule exists because "exile it instead of putting it into …" shares its beginning."""
         t = self._t(meta)
         return A.Action("exile", obj=_first(ch, A.Obj), extra={"instead": True}, text=t[:t.lower().rfind(" instead")])
+
+    def a_prevent(self, meta, ch):
+        """"Prevent all [combat] damage that would be dealt (to | by | to and dealt by) X [this turn]"
+        (CR 615.1) → ``Action(prevent, obj X, extra: {direction: to|by|to_and_by, combat?: True,
+        duration?, duration_first?: True})`` — ``duration_first`` when the duration comes before
+        the object ("dealt this turn to up to two target creatures")."""
+        self._form_used = True
+        lits = self._lits
+        i = lits.index("dealt")
+        after = lits[i + 1:]
+        direction = "to_and_by" if "and" in after else ("by" if "by" in after else "to")
+        extra = {"direction": direction}
+        if "combat" in lits:
+            extra["combat"] = True
+        kids = [c for c in ch if isinstance(c, (A.Obj, A.Text, A.Action))]
+        dur = next((c for c in kids if not isinstance(c, A.Obj)), None)
+        if dur is not None:
+            extra["duration"] = dur
+            if kids.index(dur) < kids.index(_first(kids, A.Obj)):
+                extra["duration_first"] = True
+        return A.Action("prevent", obj=_first(ch, A.Obj), extra=extra, text=self._t(meta))
