@@ -25,7 +25,7 @@ or reveal information (CR 400–406 zones, CR 701 keyword actions).
   library: your|owner|<text>, order: any|random|None, nth: "third"}}`` (CR 401.4, 401.7);
   "put the rest into your graveyard" / "… into your hand and the other …" → ``put_into`` with
   ``extra: {zone, owner, other?}``;
-* ``Action{verb: "search", obj, extra.zone}`` (CR 701.19); ``Action{verb: "reveal_until" |
+* ``Action{verb: "search", obj, extra.zone}`` (CR 701.23); ``Action{verb: "reveal_until" |
   "exile_until", obj, extra.until: Action}`` (CR 701.20); ``Action{verb: "cast" | "cast_free", obj}``
   (CR 118.9); "exile … until ~ leaves the battlefield" → ``exile`` with ``extra.duration``;
 * zone qualifiers ``hand_of:<player>``, ``outside_game``, ``controller_graveyard``.
@@ -83,7 +83,7 @@ class _Nth(str):
 
 
 class _SearchZone(str):
-    """Internal: the wording of the zones searched ("target opponent's library", CR 701.19)."""
+    """Internal: the wording of the zones searched ("target opponent's library", CR 701.23)."""
 
 
 class _Choice:
@@ -252,7 +252,7 @@ class ZoneRules(Transformer):
     a_exile_for = with_duration("exile")
 
 
-    # ------------------------------------------------------------ search (CR 701.19)
+    # ------------------------------------------------------------ search (CR 701.23)
     def search_zone(self, meta, ch):
         return _SearchZone(self._low(meta))
 
