@@ -85,6 +85,17 @@ def singular(word: str) -> str:
     return w
 
 
+def unwrap_condition(cond: Any) -> Any:
+    """The condition itself of a Sentence ``condition``: "As long as X, …" is an Action
+    ``condition:as_long_as`` holding X in ``extra.condition`` (docs/ast.md; the grammar tells it
+    from "If X, …"); for what a static ability does while X holds (CR 611.3a) both mean X."""
+    if isinstance(cond, dict) and cond.get("verb") == "condition:as_long_as":
+        inner = (cond.get("extra") or {}).get("condition")
+        if isinstance(inner, dict):
+            return inner
+    return cond
+
+
 def condition_text(cond: Any) -> str | None:
     """Wording of a Sentence ``condition`` node (an Action "condition:…" or Text), else None."""
     if not isinstance(cond, dict):
@@ -122,7 +133,7 @@ def sentence_contexts(value: Any, cond: Any = None) -> Iterator[tuple[dict, Any]
     if not isinstance(value, dict):
         return
     if value.get("node") == "Sentence":
-        cond = value.get("condition")
+        cond = unwrap_condition(value.get("condition"))
     if "node" in value:
         yield value, cond
     for k, v in value.items():
