@@ -164,6 +164,14 @@ class RemoteSource(Protocol):
     # def rollback(self) -> None: ...
 
 
+def _interrupted_statement(exc: BaseException) -> bool:
+    """True for the error DuckDB raises when a SIGINT (Ctrl-C) interrupts a running statement:
+    ``duckdb.InterruptException``, or a ``RuntimeError`` "Query interrupted" from its Arrow scans."""
+    if type(exc).__name__ == "InterruptException":
+        return True
+    return isinstance(exc, RuntimeError) and str(exc).strip() == "Query interrupted"
+
+
 def _where(paths) -> str:
     return ", ".join(str(p) for p in paths) or "(no source)"
 
@@ -322,7 +330,10 @@ def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, 
             remote.commit()  # the build used the new downloads: drop the last good copies
         return RefreshOutcome("ok", run_id, source_version, result.counts, result.parsed, time.perf_counter() - t0,
                               notes, result.changes, result.rebuilt)
-    except BaseException as exc:
+    except BaseException as caught:
+        # Ctrl-C while DuckDB runs a statement: DuckDB interrupts it and raises its own error
+        # ("Query interrupted") instead of KeyboardInterrupt; it is the same user action
+        exc = KeyboardInterrupt() if _interrupted_statement(caught) else caught
         if remote is not None and hasattr(remote, "rollback"):
             remote.rollback()  # a download that passed its check but failed the build is not kept
         message = f"{type(exc).__name__}: {exc}".splitlines()[0] if str(exc) else type(exc).__name__
@@ -333,4 +344,6 @@ def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, 
                                               error=message))
         except Exception:  # the database is busy or unwritable: the original error matters more
             pass
-        raise
+        if exc is caught:
+            raise
+        raise exc from caught
