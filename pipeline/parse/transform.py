@@ -14,6 +14,7 @@ import re
 from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
+from pipeline.parse.children import first_of as _first
 from pipeline.parse.forms import is_word, literal_table, norm_word
 from pipeline.parse.transform_conditions import ConditionRules
 from pipeline.parse.transform_copy import CopyRules
@@ -71,13 +72,6 @@ def mana_symbol(raw: str) -> A.ManaSymbol:
 
 def _nodes(children, cls=A.Node):
     return [c for c in children if isinstance(c, cls)]
-
-
-def _first(children, cls):
-    for c in children:
-        if isinstance(c, cls):
-            return c
-    return None
 
 
 def _flat_syms(children) -> list[A.ManaSymbol]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
+from pipeline.parse.children import first_of as _first
 
 
 def dur_extra(children) -> dict:
@@ -41,13 +42,6 @@ def with_duration(verb: str):
         extra["duration"] = dur
         return A.Action(verb, obj=_first(ch, A.Obj), extra=extra, text=self._t(meta))
     return f
-
-
-def _first(children, cls):
-    for c in children:
-        if isinstance(c, cls):
-            return c
-    return None
 
 
 def _tr():

@@ -24,6 +24,7 @@ import re
 from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
+from pipeline.parse.children import first_of as _first
 
 #: A card name in oracle text: capitalised words, with lower-case particles between them
 #: ("Lightning Bolt", "Crack the Earth", "Dance with Devils").
@@ -37,13 +38,6 @@ def _tr():
 
 def _nodes(children, cls=A.Node):
     return [c for c in children if isinstance(c, cls)]
-
-
-def _first(children, cls):
-    for c in children:
-        if isinstance(c, cls):
-            return c
-    return None
 
 
 def card_name(text: str) -> str | None:

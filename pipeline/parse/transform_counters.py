@@ -18,6 +18,7 @@ from __future__ import annotations
 from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
+from pipeline.parse.children import first_of as _first
 
 
 class _Counter:
@@ -25,13 +26,6 @@ class _Counter:
 
     def __init__(self, kind):
         self.kind = kind
-
-
-def _first(children, cls):
-    for c in children:
-        if isinstance(c, cls):
-            return c
-    return None
 
 
 def _kind(children) -> str:

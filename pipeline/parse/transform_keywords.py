@@ -11,6 +11,7 @@ from __future__ import annotations
 from lark import Transformer, v_args
 
 from pipeline.parse import ast as A
+from pipeline.parse.children import first_of as _first
 
 
 def quality_obj(words: list[str]) -> A.Node:
@@ -22,13 +23,6 @@ def quality_obj(words: list[str]) -> A.Node:
     if words and all(w in type_words() for w in words):
         return A.Obj(None, None, words, " ".join(words))
     return A.Text(" ".join(words))
-
-
-def _first(children, cls):
-    for c in children:
-        if isinstance(c, cls):
-            return c
-    return None
 
 
 @v_args(meta=True)

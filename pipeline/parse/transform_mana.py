@@ -18,17 +18,11 @@ from __future__ import annotations
 from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
+from pipeline.parse.children import first_of as _first
 
 #: separator rule → its words (``ManaRestriction.joins``)
 _JOINS = {"sj_comma": ",", "sj_or": "or", "sj_and": "and", "sj_andor": "and/or",
           "sj_comma_or": ", or", "sj_comma_and": ", and"}
-
-
-def _first(children, cls):
-    for c in children:
-        if isinstance(c, cls):
-            return c
-    return None
 
 
 class _Join(str):

@@ -12,13 +12,7 @@ from __future__ import annotations
 from lark import Transformer, v_args
 
 from pipeline.parse import ast as A
-
-
-def _first(children, cls):
-    for c in children:
-        if isinstance(c, cls):
-            return c
-    return None
+from pipeline.parse.children import first_of as _first
 
 
 @v_args(meta=True)

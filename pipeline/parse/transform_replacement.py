@@ -22,14 +22,8 @@ from __future__ import annotations
 from lark import Transformer, v_args
 
 from pipeline.parse import ast as A
+from pipeline.parse.children import first_of as _first
 from pipeline.parse.transform_conditions import dur_extra
-
-
-def _first(children, cls):
-    for c in children:
-        if isinstance(c, cls):
-            return c
-    return None
 
 
 class _Step(str):

@@ -19,19 +19,13 @@ from __future__ import annotations
 from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
+from pipeline.parse.children import first_of as _first
 from pipeline.parse.transform_conditions import dur_extra, with_duration
 
 
 def _tr():
     from pipeline.parse import transform  # lazy: transform.py imports this module
     return transform
-
-
-def _first(children, cls):
-    for c in children:
-        if isinstance(c, cls):
-            return c
-    return None
 
 
 class _UntapStep(str):

@@ -36,6 +36,7 @@ from __future__ import annotations
 from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
+from pipeline.parse.children import first_of as _first
 from pipeline.parse.transform_conditions import with_duration
 from pipeline.parse.transform_counters import _Counter
 
@@ -46,13 +47,6 @@ _TOP_OWNERS = {("your",): "your", ("their",): "their", ("that", "player"): "that
                ("a", "opponent"): "an_opponent"}
 #: whose hand/library/graveyard the literal words name
 _WHOSE = {"your": "your", "their": "their", "its": "owner", "owner": "owner"}
-
-
-def _first(children, cls):
-    for c in children:
-        if isinstance(c, cls):
-            return c
-    return None
 
 
 class _LibPos:
