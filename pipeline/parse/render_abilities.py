@@ -3,8 +3,12 @@
 
 from __future__ import annotations
 
+import re
+
 from pipeline.parse import ast as A
-from pipeline.parse.render import NotRendered, cap, render, renders
+from pipeline.parse.render import NotRendered, cap, render, render_ability, renders
+
+_PT = re.compile(r"[+-]?(\d+|X|\*)/[+-]?(\d+|X|\*)")
 
 
 def effects(nodes: list[A.Node]) -> str:
@@ -39,6 +43,24 @@ def render_static(s: A.Static, **_) -> str:
 @renders(A.ClassLevel)
 def render_class_level(c: A.ClassLevel, **_) -> str:
     return f"{render(c.cost)}: Level {c.level}"  # CR 716.2a
+
+
+@renders(A.LevelBlock)
+def render_level_block(b: A.LevelBlock, **_) -> str:
+    """"LEVEL 2-3" / "LEVEL 4+", the P/T box, then each ability of the striation on its own line
+    (CR 711.2a–b: the level symbol's range, base P/T and abilities)."""
+    if b.high is not None and b.high < b.low:
+        raise NotRendered("LevelBlock:range")
+    lines = [f"LEVEL {b.low}-{b.high}" if b.high is not None else f"LEVEL {b.low}+"]
+    if b.pt is not None:
+        if not _PT.fullmatch(b.pt):
+            raise NotRendered("LevelBlock:pt")
+        lines.append(b.pt)
+    for ab in b.abilities:
+        if not isinstance(ab, A.Ability):
+            raise NotRendered("LevelBlock:ability")
+        lines.append(render_ability(ab))
+    return "\n".join(lines)
 
 
 @renders(A.Chapter)
