@@ -202,6 +202,13 @@ PAIRS = [
      ("Crystalline Resonance", "Whenever you cycle a card,"), "event:", ()),
     ("blocks / becomes blocked (event)", ("Sustainer of the Realm", "Whenever this creature blocks,"),
      ("Elvish Berserker", "Whenever this creature becomes blocked,"), "event:", ()),
+    # statics (CR 601.2f cost changes, 602.5 activation restrictions, 702.16 a granted protection)
+    ("cost less / more (CR 601.2f)", ("Helm of Awakening", "Spells cost {1} less to cast."),
+     ("Sphere of Resistance", "Spells cost {1} more to cast."), None, ()),
+    ("abilities of artifacts / creatures (CR 602.5)", ("Collector Ouphe", "Activated abilities of artifacts"),
+     ("Cursed Totem", "Activated abilities of creatures"), None, ()),
+    ("granted protection from black / blue", ("Black Ward", "Enchanted creature has protection from black."),
+     ("Blue Ward", "Enchanted creature has protection from blue."), None, ()),
 ]
 
 

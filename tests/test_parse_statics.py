@@ -296,7 +296,9 @@ def test_guardians_magemark_creatures_that_are_enchanted():
 def test_stony_silence_activated_abilities_of_artifacts():
     e = only(line("ISD", "Stony Silence", "Activated abilities"))
     assert e.verb == "cant_be_activated"
-    assert e.subject.words == ["activated", "abilities"] and e.subject.qualifiers == ["of:artifacts"]
+    # CR 602.5: the abilities of an object — the source is a nested Obj, not a text span
+    assert isinstance(e.subject, A.AbilitiesOf) and e.subject.words == ["activated", "abilities"]
+    assert e.subject.source.words == ["artifacts"] and e.subject.possessive is False
 
 
 # ------------------------------------------------------------------ round 3 shapes
@@ -377,7 +379,8 @@ def test_goblin_goon_more_creatures_than_defending_player():
 def test_stupefying_touch_possessive_activated_abilities():
     e = only(line("EMA", "Stupefying Touch", "Enchanted creature's activated abilities"))
     assert e.verb == "cant_be_activated"
-    assert e.subject.qualifiers == ["of:Enchanted creature"]
+    assert isinstance(e.subject, A.AbilitiesOf) and e.subject.possessive is True
+    assert (e.subject.source.quantifier, e.subject.source.words) == ("enchanted", ["creature"])
 
 
 def test_skyrider_trainee_flying_while_enchanted():
@@ -417,7 +420,8 @@ def test_power_artifact_reduction_floor():
     a = line("ATQ", "Power Artifact", "Enchanted artifact's activated abilities")
     es = effects(a)
     assert es[0].verb == "cost_less_activate"
-    assert es[0].subject.qualifiers == ["of:Enchanted artifact"]
+    assert isinstance(es[0].subject, A.AbilitiesOf) and es[0].subject.possessive is True
+    assert (es[0].subject.source.quantifier, es[0].subject.source.words) == ("enchanted", ["artifact"])
     assert es[-1].verb == "cost_reduction_floor_one"
 
 
@@ -522,6 +526,30 @@ ROUND_TRIP = [  # (card, fragment of the line) — each line renders back from s
 
 @pytest.mark.parametrize("name,fragment", ROUND_TRIP, ids=[r[0] for r in ROUND_TRIP])
 def test_continuous_effects_round_trip(name, fragment):
+    a = ability(name, fragment)
+    assert a.fully_parsed, (a.normalized, a.to_json()["render_mismatch"])
+
+
+# restrictions, permissions and cost changes (render_restrictions.py), level blocks, granted protection
+ROUND_TRIP_3 = [
+    ("Stony Silence", "Activated abilities of artifacts can't be activated."),  # CR 602.5
+    ("Arachnus Web", "its activated abilities can't be activated"),
+    ("Power Artifact", "Enchanted artifact's activated abilities cost {2} less to activate."),  # CR 602.2b
+    ("Aura of Silence", "Artifact and enchantment spells your opponents cast cost {2} more to cast."),  # CR 601.2f
+    ("Sphere of Resistance", "Spells cost {1} more to cast."),
+    ("Vedalken Orrery", "You may cast spells as though they had flash."),    # CR 601.3b
+    ("Cloud Sprite", "can block only creatures with flying"),            # CR 509.1b
+    ("High Ground", "Each creature you control can block an additional creature each combat."),
+    ("Propaganda", "Creatures can't attack you unless their controller pays {2}"),  # CR 508.1h
+    ("Control Magic", "You control enchanted creature."),                    # CR 613.1b
+    ("Black Ward", "Enchanted creature has protection from black."),         # CR 702.16
+    ("Hada Spy Patrol", "LEVEL 1-2"),                                        # CR 711.2a
+    ("Hada Spy Patrol", "LEVEL 3+"),                                         # CR 711.2b
+]
+
+
+@pytest.mark.parametrize("name,fragment", ROUND_TRIP_3, ids=[f"{r[0]}:{r[1][:20]}" for r in ROUND_TRIP_3])
+def test_restrictions_and_levels_round_trip(name, fragment):
     a = ability(name, fragment)
     assert a.fully_parsed, (a.normalized, a.to_json()["render_mismatch"])
 

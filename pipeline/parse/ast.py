@@ -255,6 +255,16 @@ class Obj(Node):
     qualifiers: list[str] = field(default_factory=list)
 
 
+@dataclass
+class AbilitiesOf(Obj):
+    """The abilities of other objects as one object description (CR 113.1, 602): "activated
+    abilities of artifacts" / "enchanted creature's activated abilities" — ``words`` the ability
+    words (["activated", "abilities"]), ``source`` the :class:`Obj` whose abilities they are,
+    ``possessive`` True for the "X's activated abilities" wording. ``quantifier`` is "of"."""
+    source: "Obj | None" = None
+    possessive: bool = False
+
+
 # --------------------------------------------------------------------------- amounts and mana
 @dataclass
 class Amount(Node):

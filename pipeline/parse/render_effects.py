@@ -343,19 +343,6 @@ def render_put_library(a: A.Action, **_) -> str:
     return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} {where}{_LIBRARY[lib]}{tail}"
 
 
-@renders_verb("cost_less")
-def render_cost_less(a: A.Action, **_) -> str:
-    """"~ costs {3} less to cast", "Historic spells you cast cost {1} less to cast" (CR 601.2f)."""
-    from pipeline.parse.render_mana import symbols
-
-    extra_keys(a, {"mana"})
-    if a.subject is None or a.obj is not None or a.amount is not None:
-        raise NotRendered("Action:cost_less")
-    subj = render(a.subject, role="subject")
-    verb = "cost" if is_plural(a.subject) else "costs"
-    return f"{subj} {verb} {symbols(a.extra['mana'])} less to cast"
-
-
 @renders_verb("search")
 def render_search(a: A.Action, **_) -> str:
     """"search your library for a basic land card" (CR 701.23); a player other than you searches

@@ -58,6 +58,7 @@ QUANTIFIERS = {
     "other": "other", "those": "those", "enchanted": "enchanted", "equipped": "equipped",
     "your": "your", "exiled": "exiled", "defending": "defending", "any": "any",
     "each_exiled": "each exiled", "each_enchanted": "each enchanted",
+    "this_ability": "this", "both": "both",  # "This ability costs {1} less to activate" (statics.lark c_this_ability)
 }
 
 ZONES = {
@@ -81,7 +82,7 @@ POSTS = {
     "attacked": "that attacked this turn", "dealt_damage": "dealt damage this turn",
     "exiled_with": "exiled with ~", "of_that_type": "of that type", "not_cast": "that wasn't cast",
     "crewed_it": "that crewed it this turn", "chosen_name": "with the chosen name",
-    "you_cast": "you cast",
+    "you_cast": "you cast", "opps_cast": "your opponents cast",
 }
 
 #: "the exiled card", "the sacrificed creature" (objects.lark q_the_exiled: the participle is its form)

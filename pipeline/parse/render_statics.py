@@ -16,7 +16,7 @@ import re
 from pipeline.parse import ast as A
 from pipeline.parse.render import NotRendered, extra_keys, render, renders_verb
 from pipeline.parse.render_effects import _duration_tail
-from pipeline.parse.render_objects import is_plural, quantity
+from pipeline.parse.render_objects import descriptor, is_plural, quantity
 
 #: verb → (predicate after a singular subject, after a plural one); ``{obj}`` is the action's object
 PREDICATES = {
@@ -166,3 +166,116 @@ def render_characteristic(a: A.Action, **_) -> str:
         raise NotRendered("Action:characteristic")
     who, _ = _subject(a)
     return f"{who}'s {what} equal to {quantity(a.amount)}"
+
+
+#: rules-modifying sentences whose rule has no variable part but ``~`` (verb → wording)
+FIXED_SENTENCES = {
+    "draft_face_up": "draft ~ face up",  # CR 905.2 (Conspiracy draft)
+    "reveal_as_drafted": "reveal ~ as you draft it",
+    "play_revealed": "play with the top card of your library revealed",  # CR 401.5 (library order public)
+    "effect_doesnt_remove_self": "this effect doesn't remove ~",  # CR 702.16c: protection vs. the Aura granting it
+    "cost_reduction_floor_one": "this effect can't reduce the mana in that cost to less than one mana",  # CR 601.2f
+    "cost_reduction_colored_only": "this effect reduces only the amount of colored mana you pay",  # CR 601.2f
+    "token_doubling": ("if an effect would create one or more tokens under your control, it creates twice that "
+                       "many of those tokens instead"),  # CR 614.1a
+}
+
+
+@renders_verb(*FIXED_SENTENCES)
+def render_fixed_sentence(a: A.Action, **_) -> str:
+    """A sentence with one wording (:data:`FIXED_SENTENCES`); any field set fails the round trip."""
+    extra_keys(a, set())
+    if a.subject is not None or a.obj is not None or a.amount is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    return FIXED_SENTENCES[a.verb]
+
+
+@renders_verb("sacrifice_if_cast_at_instant_speed")
+def render_flash_sacrifice(a: A.Action, **_) -> str:
+    """"If you cast it any time a sorcery couldn't have been cast, the controller of the permanent it
+    becomes sacrifices it at the beginning of the next cleanup step" (CR 307.1, 514)."""
+    extra_keys(a, {"words"})
+    words = a.extra.get("words") or []
+    if len(words) != 1 or a.subject is not None or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:sacrifice_if_cast_at_instant_speed")
+    kind = descriptor(words)
+    return (f"if you cast it any time a {kind} couldn't have been cast, the controller of the permanent it "
+            "becomes sacrifices it at the beginning of the next cleanup step")
+
+
+@renders_verb("control")
+def render_control(a: A.Action, **_) -> str:
+    """"You control enchanted creature" (a control-changing effect, CR 613.1b)."""
+    from pipeline.parse.render_effects import _obj, subject_verb
+
+    extra_keys(a, {"duration", "optional"})
+    if a.subject is None or a.amount is not None:
+        raise NotRendered("Action:control")
+    return f"{subject_verb(a, 'control', 'controls')} {_obj(a)}{_duration_tail(a)}"
+
+
+@renders_verb("begin_with")
+def render_begin_with(a: A.Action, **_) -> str:
+    """"you may begin the game with it on the battlefield" (CR 103.6a: opening-hand actions)."""
+    extra_keys(a, {"optional"})
+    if a.extra.get("optional") is not True or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:begin_with")
+    who, _ = _subject(a)
+    return f"{who} may begin the game with it on the battlefield"
+
+
+@renders_verb("exert")
+def render_exert(a: A.Action, **_) -> str:
+    """"You may exert ~ as it attacks" (CR 701.43a)."""
+    from pipeline.parse.render_effects import _obj
+
+    extra_keys(a, {"optional"})
+    if a.extra.get("optional") is not True or a.amount is not None:
+        raise NotRendered("Action:exert")
+    who, _ = _subject(a)
+    return f"{who} may exert {_obj(a)} as it attacks"
+
+
+@renders_verb("has_activated_abilities_of")
+def render_has_activated_abilities_of(a: A.Action, **_) -> str:
+    """"~ has all activated abilities of all creature cards in all graveyards" (CR 613.1f: an
+    ability-adding effect)."""
+    from pipeline.parse.render_effects import _obj
+
+    extra_keys(a, {"duration"})
+    if a.amount is not None:
+        raise NotRendered("Action:has_activated_abilities_of")
+    who, plural = _subject(a)
+    return f"{who} {'have' if plural else 'has'} all activated abilities of {_obj(a)}{_duration_tail(a)}"
+
+
+@renders_verb("pump_additional")
+def render_pump_additional(a: A.Action, **_) -> str:
+    """"It gets an additional -1/-1 until end of turn for each card named ~ in your graveyard",
+    "Zombie creatures you control get an additional +2/+2" (CR 613.4c)."""
+    extra_keys(a, {"pt", "duration", "for_each"})
+    pt = a.extra.get("pt")
+    if not isinstance(pt, str) or not _PT.fullmatch(pt) or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:pump_additional")
+    who, plural = _subject(a)
+    out = f"{who} {'get' if plural else 'gets'} an additional {pt}{_duration_tail(a)}"
+    if "for_each" in a.extra:
+        each = a.extra["for_each"]
+        if not isinstance(each, A.Obj):
+            raise NotRendered("Action:pump_additional:for_each")
+        out += " for each " + render(each, prep="in")
+    return out
+
+
+@renders_verb("escapes_with")
+def render_escapes_with(a: A.Action, **_) -> str:
+    """"~ escapes with two +1/+1 counters on it" (CR 702.138c)."""
+    from pipeline.parse.render_counters import counters
+
+    extra_keys(a, {"counter"})
+    if a.obj is not None or a.amount is None:
+        raise NotRendered("Action:escapes_with")
+    who, plural = _subject(a)
+    if plural:
+        raise NotRendered("Action:escapes_with:plural")
+    return f"{who} escapes with {counters(a.amount, a.extra.get('counter'))} on it"

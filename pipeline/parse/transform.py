@@ -678,7 +678,8 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
         return A.KeywordLine(_nodes(ch, A.Keyword))
 
     def kw_list(self, meta, ch):
-        return [c for c in ch if isinstance(c, A.Node)]
+        # a protection/hexproof-from item is a one-keyword list (kl_protection): flatten it
+        return [k for c in ch for k in (c if isinstance(c, list) else [c]) if isinstance(k, A.Node)]
 
     def kw_item(self, meta, ch):
         return ch[0]
@@ -1230,7 +1231,7 @@ _NEGATIONS = frozenset(("don't", "didn't", "doesn't", "isn't", "wasn't", "aren't
 #: Base-form verbs of a predicate joined to a plural subject ("Creatures you control get +1/+1 and
 #: gain trample"); an imperative ("… and draw a card") is not one.
 _PREDICATE_VERBS = frozenset(("gain", "get", "have", "lose", "can't", "can", "become", "attack", "block",
-                              "deal", "assign", "fight", "explore", "connive"))
+                              "deal", "assign", "fight", "explore", "connive", "must"))
 
 
 def _is_empty_obj(o) -> bool:

@@ -89,9 +89,7 @@ class StaticRules(Transformer):
         return A.Obj("first_each_turn", None, list(words), self._t(meta), ["you_cast"])
 
     def o_activated_abilities_of(self, meta, ch):  # CR 602 "activated abilities of artifacts"
-        o = _first(ch, A.Obj)
-        return A.Obj("of", None, ["activated", "abilities"], self._t(meta),
-                     ["of:" + (o.text if o is not None else "")])
+        return A.AbilitiesOf("of", None, ["activated", "abilities"], self._t(meta), source=_first(ch, A.Obj))
 
     def o_basic_land_types_among(self, meta, ch):  # domain (CR 702 / 205.3i basic land types)
         o = _first(ch, A.Obj)
@@ -112,9 +110,8 @@ class StaticRules(Transformer):
         return "enchanted_player_controls"
 
     def o_poss_activated_abilities(self, meta, ch):  # "enchanted creature's activated abilities"
-        o = _first(ch, A.Obj)
-        return A.Obj("of", None, ["activated", "abilities"], self._t(meta),
-                     ["of:" + (o.text if o is not None else "")])
+        return A.AbilitiesOf("of", None, ["activated", "abilities"], self._t(meta), source=_first(ch, A.Obj),
+                             possessive=True)
 
     def o_defending_player(self, meta, ch):  # CR 506.2
         return A.Obj("defending", None, ["player"], self._t(meta))
@@ -372,7 +369,8 @@ class StaticRules(Transformer):
                                     extra={"during": self._low(meta).split(" during ", 1)[1]}, text=self._t(meta))])
 
     def st_flash_sacrifice(self, meta, ch):  # CR 307.1 timing; "flash" enchantments of Visions
-        return self._sentence("sacrifice_if_cast_at_instant_speed", meta, ch)
+        card_type = [str(c).lower() for c in ch if isinstance(c, Token) and c.type == "CARDTYPE"]
+        return self._sentence("sacrifice_if_cast_at_instant_speed", meta, ch, words=card_type)
 
     def st_one_attacker(self, meta, ch):  # CR 508.1c / 509.1b restriction
         low = self._low(meta)
