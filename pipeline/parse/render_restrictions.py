@@ -76,14 +76,6 @@ def _mana(a: A.Action) -> str:
 
 
 # ------------------------------------------------------------------ combat (CR 508.1c, 509.1b)
-@renders_verb("cant_block_obj")
-def render_cant_block_obj(a: A.Action, **_) -> str:
-    """"~ can't block creatures with power 2 or greater" (CR 509.1b)."""
-    _bare(a, "duration")
-    who, _ = _subject(a)
-    return f"{who} can't block {_obj(a)}{_duration_tail(a)}"
-
-
 @renders_verb("unblockable_except")
 def render_unblockable_except(a: A.Action, **_) -> str:
     """"~ can't be blocked [this turn] except by Walls and/or creatures with flying" (CR 509.1b);
@@ -223,26 +215,6 @@ def render_cant_cast_more_than_one(a: A.Action, **_) -> str:
     return f"{who} can't cast more than one spell each turn"
 
 
-@renders_verb("cant_be_activated")
-def render_cant_be_activated(a: A.Action, **_) -> str:
-    """"Its activated abilities can't be activated" (CR 602.5)."""
-    _bare(a, "duration")
-    if a.obj is not None:
-        raise NotRendered("Action:cant_be_activated")
-    who, _ = _subject(a)
-    return f"{who} can't be activated{_duration_tail(a)}"
-
-
-@renders_verb("cant_be_targeted")
-def render_cant_be_targeted(a: A.Action, **_) -> str:
-    """"Creatures can't be the targets of spells", "enchanted creature can't be the target of
-    spells or abilities your opponents control" (the wording of hexproof and shroud, CR 702.11b,
-    702.18a)."""
-    _bare(a, "duration")
-    who, plural = _subject(a)
-    return f"{who} can't be the {'targets' if plural else 'target'} of {_obj(a)}{_duration_tail(a)}"
-
-
 @renders_verb("cast_flash")
 def render_cast_flash(a: A.Action, **_) -> str:
     """"You may cast spells as though they had flash", "you may cast ~ as though it had flash"
@@ -255,57 +227,28 @@ def render_cast_flash(a: A.Action, **_) -> str:
     return f"{who} may cast {_obj(a)}{_duration_tail(a)} as though {pron} had flash"
 
 
-def _cost_change(a: A.Action, more: bool) -> str:
-    """"~ costs {1} less to cast [for each …]", "White spells cost {3} more to cast" (CR 601.2f)."""
-    _bare(a, "mana")
-    if a.subject is None:
-        raise NotRendered(f"Action:{a.verb}:no_subject")
-    subj = render(a.subject, role="subject")
-    verb = "cost" if is_plural(a.subject) else "costs"
-    out = f"{subj} {verb} {_mana(a)} {'more' if more else 'less'} to cast"
-    if a.obj is not None:
-        out += " for each " + render(a.obj, prep="in")
-    return out
-
-
-@renders_verb("cost_more")
-def render_cost_more(a: A.Action, **_) -> str:
-    """Cost increases (CR 601.2f); see :func:`_cost_change`."""
-    return _cost_change(a, more=True)
-
-
-@renders_verb("cost_less")
-def render_cost_less(a: A.Action, **_) -> str:
-    """Cost reductions (CR 601.2f); see :func:`_cost_change`."""
-    return _cost_change(a, more=False)
-
-
-def _cost_activate(a: A.Action, more: bool) -> str:
-    """"Equip abilities you activate cost {1} less to activate" (CR 602.2b, 601.2f); the form
-    "less"/"more" the rule kept is the verb's own word."""
+def _cost_change(a: A.Action, more: bool, to: str = "cast") -> str:
+    """"~ costs {1} less to cast [for each …]", "White spells cost {3} more to cast" (CR 601.2f);
+    ``to="activate"``: "Equip abilities you activate cost {1} less to activate" (CR 602.2b) — there
+    the form "less"/"more" the rule kept is the verb's own word."""
     _bare(a, "mana", "form")
-    if _form(a) not in ([], ["more" if more else "less"]):
+    if _form(a) not in ([], ["more" if more else "less"]) or (to == "cast" and "form" in a.extra):
         raise NotRendered(f"Action:{a.verb}:form")
     if a.subject is None:
         raise NotRendered(f"Action:{a.verb}:no_subject")
     subj = render(a.subject, role="subject")
     verb = "cost" if is_plural(a.subject) else "costs"
-    out = f"{subj} {verb} {_mana(a)} {'more' if more else 'less'} to activate"
+    out = f"{subj} {verb} {_mana(a)} {'more' if more else 'less'} to {to}"
     if a.obj is not None:
         out += " for each " + render(a.obj, prep="in")
     return out
 
 
-@renders_verb("cost_more_activate")
-def render_cost_more_activate(a: A.Action, **_) -> str:
-    """Activation cost increases (CR 602.2b, 601.2f)."""
-    return _cost_activate(a, more=True)
-
-
-@renders_verb("cost_less_activate")
-def render_cost_less_activate(a: A.Action, **_) -> str:
-    """Activation cost reductions (CR 602.2b, 601.2f)."""
-    return _cost_activate(a, more=False)
+@renders_verb("cost_more", "cost_less", "cost_more_activate", "cost_less_activate")
+def render_cost_change(a: A.Action, **_) -> str:
+    """Cost increases and reductions of spells and abilities (CR 601.2f, 602.2b)."""
+    return _cost_change(a, more=a.verb.startswith("cost_more"),
+                        to="activate" if a.verb.endswith("_activate") else "cast")
 
 
 # ------------------------------------------------------------------ untapping, lands, hand size
@@ -351,23 +294,3 @@ def render_extra_land(a: A.Action, **_) -> str:
             raise NotRendered("Action:extra_land:optional_without_subject")
         return f"play an additional {_one_word(a)} {tail}"
     return f"{who} {may}play an additional {_one_word(a)} {tail}"
-
-
-@renders_verb("no_max_hand")
-def render_no_max_hand(a: A.Action, **_) -> str:
-    """"You have no maximum hand size" (CR 402.2)."""
-    _bare(a, "duration")
-    who, plural = _subject(a)
-    if a.obj is not None:
-        raise NotRendered("Action:no_max_hand")
-    return f"{who} {'have' if plural else 'has'} no maximum hand size{_duration_tail(a)}"
-
-
-@renders_verb("cant_gain_life")
-def render_cant_gain_life(a: A.Action, **_) -> str:
-    """"Your opponents can't gain life [this turn]" (CR 119.7)."""
-    _bare(a, "duration")
-    if a.obj is not None:
-        raise NotRendered("Action:cant_gain_life")
-    who, _ = _subject(a)
-    return f"{who} can't gain life{_duration_tail(a)}"

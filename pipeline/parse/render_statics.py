@@ -25,6 +25,12 @@ PREDICATES = {
     "cant_regenerate": ("can't be regenerated", "can't be regenerated"),      # CR 701.19
     "unblockable_by": ("can't be blocked by {obj}", "can't be blocked by {obj}"),  # CR 509.1b
     "lose_all_abilities": ("loses all abilities", "lose all abilities"),     # CR 613.1f
+    "cant_block_obj": ("can't block {obj}", "can't block {obj}"),            # CR 509.1b
+    "cant_be_activated": ("can't be activated", "can't be activated"),      # CR 602.5
+    # the wording hexproof and shroud stand for (CR 702.11b, 702.18a)
+    "cant_be_targeted": ("can't be the target of {obj}", "can't be the targets of {obj}"),
+    "no_max_hand": ("has no maximum hand size", "have no maximum hand size"),  # CR 402.2
+    "cant_gain_life": ("can't gain life", "can't gain life"),                # CR 119.7
 }
 
 #: combat requirements (CR 508.1d, 509.1c): verb → (singular, plural) verb words
