@@ -1,8 +1,10 @@
 """Draw the gold-set sample of rulings (README.md beside this file says how and why).
 
-Usage: ``python tests/data/ruling_rules_gold/sample.py DB [N]`` with ``DB`` a database built
-from the MTGJSON 2022 corpus; prints CSV rows (ruling_id, card, published_at, part, comment)
-in stratum order. The draw is deterministic: same database → same sample.
+Usage: ``python tests/data/ruling_rules_gold/sample.py DB [N] [--fresh]`` with ``DB`` a database
+built from the MTGJSON 2022 corpus; prints CSV rows (ruling_id, card, published_at, part, comment)
+in stratum order. The draw is deterministic: same database → same sample. ``--fresh`` draws the
+held-back ``fresh`` part (``fresh.csv``): the same strata with :data:`FRESH_SEED`, every ruling text
+already in ``gold.csv`` left out, part ``fresh``.
 """
 
 from __future__ import annotations
@@ -11,10 +13,13 @@ import csv
 import hashlib
 import random
 import sys
+from pathlib import Path
 
 import duckdb
 
 SEED = 20261201
+FRESH_SEED = 20261203
+GOLD_CSV = Path(__file__).with_name("gold.csv")
 KINDS = ("creature", "planeswalker", "instant/sorcery", "artifact", "enchantment", "land")
 
 
@@ -37,8 +42,11 @@ def part(ruling_id: str) -> str:
     return "report" if hashlib.sha256(f"gold-split:{ruling_id}".encode()).hexdigest()[0] in "01234567" else "tune"
 
 
-def draw(con: duckdb.DuckDBPyConnection, n: int = 280) -> list[tuple]:
-    """Return ``n`` (ruling_id, card, published_at, part, comment) rows, stratified by kind × era."""
+def draw(con: duckdb.DuckDBPyConnection, n: int = 280, seed: int = SEED,
+         exclude: frozenset[str] = frozenset(), label: str | None = None) -> list[tuple]:
+    """Return about ``n`` (ruling_id, card, published_at, part, comment) rows, stratified by kind × era
+    (at least 4 per stratum), drawn with ``random.Random(seed)``; ruling texts in ``exclude`` are never
+    drawn; ``label`` replaces the split rule's part (``"fresh"``)."""
     rows = con.execute("""
         SELECT r.ruling_id, c.name, r.published_at, r.comment, c.type_line, c.oracle_id
         FROM rulings r JOIN cards c USING (oracle_id)
@@ -46,25 +54,32 @@ def draw(con: duckdb.DuckDBPyConnection, n: int = 280) -> list[tuple]:
     seen: set[str] = set()
     strata: dict[tuple[str, str], list[tuple]] = {}
     for rid, name, date, comment, type_line, _ in rows:
-        if comment in seen:
+        if comment in seen or comment in exclude:
             continue
         seen.add(comment)
         strata.setdefault((card_kind(type_line), era(date.year)), []).append((rid, name, date, comment))
     total = sum(len(v) for v in strata.values())
-    rng = random.Random(SEED)
+    rng = random.Random(seed)
     out: list[tuple] = []
     for key in sorted(strata):
         pool = strata[key]
         k = min(len(pool), max(4, round(n * len(pool) / total)))
         for rid, name, date, comment in rng.sample(pool, k):
-            out.append((rid, name, date.isoformat(), part(rid), comment))
+            out.append((rid, name, date.isoformat(), label or part(rid), comment))
     return out
 
 
 if __name__ == "__main__":
-    db = sys.argv[1]
-    count = int(sys.argv[2]) if len(sys.argv) > 2 else 280
+    args = [a for a in sys.argv[1:] if a != "--fresh"]
+    fresh = "--fresh" in sys.argv[1:]
+    db = args[0]
+    count = int(args[1]) if len(args) > 1 else (100 if fresh else 280)
     with duckdb.connect(db, read_only=True) as con:
         writer = csv.writer(sys.stdout)
         writer.writerow(["ruling_id", "card", "published_at", "part", "comment"])
-        writer.writerows(draw(con, count))
+        if fresh:
+            with GOLD_CSV.open(encoding="utf-8", newline="") as fh:
+                known = frozenset(row["comment"] for row in csv.DictReader(fh))
+            writer.writerows(draw(con, count, FRESH_SEED, known, "fresh"))
+        else:
+            writer.writerows(draw(con, count))
