@@ -3,6 +3,8 @@
 The gold set was labeled before the method was written; the method was tuned on its ``tune``
 part only, and the floors below are asserted on the held-back ``report`` part, scored exactly as
 docs/annotate.md § Rules a ruling applies says (the scoring a second, withheld gold set uses too).
+Earlier sessions read the report part's misses, so a ``fresh`` part (``fresh.csv``, drawn by
+``sample.py --fresh`` and labeled before any later tuning) is scored separately, with its own floors.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import hashlib
 from collections import Counter
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from pipeline.annotate.ruling_rules import HOWS, RulingRuleLinker, load_phrases
@@ -21,16 +24,20 @@ from tests.conftest import RULES_TXT, rows
 pytestmark = pytest.mark.corpus
 
 GOLD = Path(__file__).parent / "data" / "ruling_rules_gold" / "gold.csv"
-# Floors on the report part: the figures last measured (docs/annotate.md: 0.911 / 0.590 / 0.912), rounded down.
-# The issue's targets are 0.90 / 0.85 / 0.80: recall is not met yet.
-TOP1_PRECISION_FLOOR = 0.91
-TOP3_RECALL_FLOOR = 0.59
-NONE_FLOOR = 0.91
+FRESH = GOLD.with_name("fresh.csv")
+# Floors, (top-1 precision, top-3 recall of primaries, 'none' → no row) per part: the figures last
+# measured (docs/annotate.md), rounded down. The issue's targets are 0.90 / 0.85 / 0.80 on report:
+# recall is not met; on the fresh part (never tuned on) precision and 'none' are not met either.
+FLOORS = {"report": (0.91, 0.59, 0.91), "fresh": (0.63, 0.32, 0.71)}
 
 
-def gold_rows() -> list[dict]:
-    with GOLD.open(encoding="utf-8", newline="") as fh:
-        return list(csv.DictReader(fh))
+def gold_rows(*parts: str) -> list[dict]:
+    """Rows of gold.csv and fresh.csv (columns as in the README there); only those of ``parts`` when given."""
+    out = []
+    for path in (GOLD, FRESH):
+        with path.open(encoding="utf-8", newline="") as fh:
+            out.extend(row for row in csv.DictReader(fh) if not parts or row["part"] in parts)
+    return out
 
 
 def base(rule: str) -> str:
@@ -72,18 +79,19 @@ def predictions(db) -> dict[str, list[str]]:
 
 def test_gold_set_is_well_formed():
     gold = gold_rows()
-    assert len(gold) >= 300 and len({g["ruling_id"] for g in gold}) == len(gold)
+    assert len({g["ruling_id"] for g in gold}) == len(gold) and len({g["comment"] for g in gold}) == len(gold)
     known = {r.rule for r in load_comprehensive_rules(RULES_TXT).rules}
+    fresh = {g["ruling_id"] for g in gold_rows("fresh")}
     for g in gold:
         split = "report" if hashlib.sha256(f"gold-split:{g['ruling_id']}".encode()).hexdigest()[0] in "01234567" \
             else "tune"
-        assert g["part"] == split, g["ruling_id"]
+        assert g["part"] == ("fresh" if g["ruling_id"] in fresh else split), g["ruling_id"]
         primary, related = g["primary"].split(), g["related"].split()
         assert (g["none"] == "1") == (not primary), g["ruling_id"]
         assert len(primary) <= 3 and len(related) <= 4 and not set(primary) & set(related), g["ruling_id"]
         assert set(primary + related) <= known, (g["ruling_id"], set(primary + related) - known)
     parts = Counter(g["part"] for g in gold)
-    assert parts["report"] >= 150 and parts["tune"] >= 130
+    assert parts["report"] >= 150 and parts["tune"] >= 130 and parts["fresh"] >= 100
 
 
 def test_gold_rulings_are_corpus_rulings(mtgjson_db):
@@ -94,13 +102,28 @@ def test_gold_rulings_are_corpus_rulings(mtgjson_db):
     assert all(found[k] == g["comment"] for k, g in gold.items())
 
 
-def test_report_part_meets_the_floors(mtgjson_db):
-    report = [g for g in gold_rows() if g["part"] == "report"]
-    got = score(report, predictions(mtgjson_db))
-    print("report part:", got)
-    assert got["precision"] >= TOP1_PRECISION_FLOOR, got
-    assert got["recall"] >= TOP3_RECALL_FLOOR, got
-    assert got["none"] >= NONE_FLOOR, got
+@pytest.mark.parametrize("part", sorted(FLOORS))
+def test_held_back_parts_meet_the_floors(mtgjson_db, part):
+    got = score(gold_rows(part), predictions(mtgjson_db))
+    print(f"{part} part:", got)
+    precision, recall, none = FLOORS[part]
+    assert got["precision"] >= precision, got
+    assert got["recall"] >= recall, got
+    assert got["none"] >= none, got
+
+
+def test_fresh_part_is_the_seeded_draw(mtgjson_db):
+    """fresh.csv is exactly what ``sample.py --fresh`` draws (seed 20261203, gold.csv's texts left out)
+    from the corpus database, in its order: nothing hand-picked."""
+    from tests.data.ruling_rules_gold.sample import FRESH_SEED, draw
+
+    con = duckdb.connect(str(mtgjson_db), read_only=True)
+    try:
+        drawn = draw(con, 50, FRESH_SEED, frozenset(g["comment"] for g in gold_rows("tune", "report")), "fresh")
+    finally:
+        con.close()
+    assert [(rid, comment) for rid, _, _, _, comment in drawn] == \
+        [(g["ruling_id"], g["comment"]) for g in gold_rows("fresh")]
 
 
 def test_ruling_rules_rows_are_well_formed(mtgjson_db):

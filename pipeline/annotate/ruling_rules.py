@@ -56,6 +56,8 @@ MAX_ROWS = 3
 #: A keyword named in a ruling stands alone only when one of its subrules matches the ruling
 #: this well (BM25) and about as well as any rule: "multiple instances of shadow are redundant".
 KEYWORD_SUPPORT = 7.0
+#: ... and its score is at least this share of the best score of any rule.
+SUPPORT_SHARE = 0.8
 
 # Keyword actions (CR 701) that rulings name in passing ("exile it", "destroy"), so naming
 # them says nothing about which rule applies; distinctive ones (scry, proliferate) do.
@@ -377,13 +379,13 @@ class RulingRuleLinker:
                 pick = best[0] if best[1] >= 0.5 * norm else rule
                 score = (0.6 if name in own else 0.5) + 0.3 * best[1] / norm
                 # named in passing ("… and give them haste"): only beside a stronger signal
-                (found if best[1] >= KEYWORD_SUPPORT and best[1] >= 0.8 * norm else weak).append(
+                (found if best[1] >= KEYWORD_SUPPORT and best[1] >= SUPPORT_SHARE * norm else weak).append(
                     (pick, "keyword", score))
         for term in terms:
             cands = [b for b in (self.best_in(r, s) for r in self.terms[term]) if b]
             if cands:
                 rule, sc = max(cands, key=lambda b: b[1])
-                if sc >= KEYWORD_SUPPORT and sc >= 0.8 * norm:
+                if sc >= KEYWORD_SUPPORT and sc >= SUPPORT_SHARE * norm:
                     found.append((rule, "glossary_term", 0.4 + 0.3 * sc / norm))
                 elif sc >= 0.6 * norm or " " in term or "-" in term:
                     weak.append((rule, "glossary_term", 0.4 + 0.3 * sc / norm))

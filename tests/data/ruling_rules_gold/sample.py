@@ -73,7 +73,7 @@ if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if a != "--fresh"]
     fresh = "--fresh" in sys.argv[1:]
     db = args[0]
-    count = int(args[1]) if len(args) > 1 else (100 if fresh else 280)
+    count = int(args[1]) if len(args) > 1 else (50 if fresh else 280)
     with duckdb.connect(db, read_only=True) as con:
         writer = csv.writer(sys.stdout)
         writer.writerow(["ruling_id", "card", "published_at", "part", "comment"])
