@@ -28,7 +28,7 @@ FRESH = GOLD.with_name("fresh.csv")
 # Floors, (top-1 precision, top-3 recall of primaries, 'none' → no row) per part: the figures last
 # measured (docs/annotate.md), rounded down. The targets are 0.90 / 0.85 / 0.80 on report:
 # recall is not met; on the fresh part (never tuned on) precision and 'none' are not met either.
-FLOORS = {"report": (0.91, 0.59, 0.91), "fresh": (0.63, 0.33, 0.71)}
+FLOORS = {"report": (0.91, 0.59, 0.91), "fresh": (0.63, 0.32, 0.71)}
 
 
 def gold_rows(*parts: str) -> list[dict]:
