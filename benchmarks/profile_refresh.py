@@ -9,7 +9,8 @@ fresh temporary database (cold: no parse cache). Prints the time of each stage �
 time of the function that runs it:
 
 * version   — :func:`pipeline.sources.version.source_version` (hash the files, read ``meta``);
-* read      — :func:`pipeline.normalize.ingest.collect` (decompress, JSON, normalize, merge);
+* read      — :func:`pipeline.normalize.ingest.collect_sources` (decompress, JSON, digest, normalize, merge)
+              and :func:`pipeline.store.build.expand_sources` (records normalized later by an incremental build);
 * grammar   — :func:`pipeline.parse.grammar.get_parser` (Lark LALR construction, once per process);
 * parse     — :meth:`pipeline.store.abilities.FaceParser.ability_rows` minus grammar construction
               (per-face parsing, AST building, AST JSON);
@@ -48,7 +49,8 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 #: stage → (file suffix, function name) candidates of its entry point (all matches are summed).
 STAGES = {
     "version": [("pipeline/sources/version.py", "source_version")],
-    "read": [("pipeline/normalize/ingest.py", "collect")],
+    "read": [("pipeline/normalize/ingest.py", "collect_sources")],
+    "expand": [("pipeline/store/build.py", "expand_sources")],
     "grammar": [("pipeline/parse/grammar.py", "get_parser")],
     "parse": [("pipeline/store/abilities.py", "ability_rows")],
     "derive": [("pipeline/derive/__init__.py", "derive")],
@@ -72,9 +74,9 @@ def stage_times(stats: pstats.Stats, total: float) -> list[tuple[str, float]]:
     """Seconds per stage (see the module docstring), summing to ``total``."""
     c = {k: cumulative(stats, v) for k, v in STAGES.items()}
     parse = max(c["parse"] - c["grammar"], 0.0)
-    write = max(c["build"] - c["parse"] - c["derive"] - c["annotate"] - c["previous"], 0.0)
+    write = max(c["build"] - c["parse"] - c["derive"] - c["annotate"] - c["previous"] - c["expand"], 0.0)
     rows = [("source version (hash the files, read meta)", c["version"]),
-            ("read (collect: decompress, JSON, normalize)", c["read"]),
+            ("read (collect: decompress, JSON, digest, normalize)", c["read"] + c["expand"]),
             ("grammar construction (Lark LALR)", c["grammar"]),
             ("parse (faces → ASTs → JSON)", parse),
             ("derive", c["derive"]),
@@ -129,7 +131,7 @@ class StageTimers:
         import pipeline.normalize.ingest as ingest
 
         patches = [(refresh_mod, "version_of", "version"), (refresh_mod, "source_state", "version"),
-                   (refresh_mod, "collect", "read"), (ingest, "collect", "read"),
+                   (ingest, "collect_sources", "read"), (build, "expand_sources", "expand"),
                    (refresh_mod, "build_database", "build"), (build, "build_database", "build"),
                    (parser, "get_parser", "grammar"),
                    (build, "derive", "derive"), (build, "_derive", "derive"),
@@ -145,15 +147,15 @@ class StageTimers:
         w = lambda k: self.wall.get(k, 0.0)  # noqa: E731
         c = lambda k: self.cpu.get(k, 0.0)  # noqa: E731
         rows = [("source version (hash the files, read meta)", w("version"), c("version")),
-                ("read (collect: decompress, JSON, normalize)", w("read"), c("read")),
+                ("read (collect: decompress, JSON, digest, normalize)", w("read") + w("expand"), c("read") + c("expand")),
                 ("grammar construction (Lark LALR)", w("grammar"), c("grammar")),
                 ("parse (faces → ASTs → JSON)", w("parse") - w("grammar"), c("parse") - c("grammar")),
                 ("derive", w("derive"), c("derive")),
                 ("annotate (CR, glossary, ruling links)", w("annotate"), c("annotate")),
                 ("previous database (runs, parse cache)", w("previous"), c("previous")),
                 ("write (DuckDB inserts, views, checkpoint)",
-                 w("build") - w("parse") - w("derive") - w("annotate") - w("previous"),
-                 c("build") - c("parse") - c("derive") - c("annotate") - c("previous"))]
+                 w("build") - w("parse") - w("derive") - w("annotate") - w("previous") - w("expand"),
+                 c("build") - c("parse") - c("derive") - c("annotate") - c("previous") - c("expand"))]
         rows.append(("other (imports, lock, runs)", total_wall - sum(r[1] for r in rows),
                      total_cpu - sum(r[2] for r in rows)))
         return rows

@@ -176,11 +176,13 @@ def _where(paths) -> str:
     return ", ".join(str(p) for p in paths) or "(no source)"
 
 
-def check_collection(collection, paths) -> None:
+def check_collection(collection, paths, partial: bool = False) -> None:
     """Refuse what no store or parser should take: sources with nothing in them (an empty build
     would replace the last good database), a card without a name, a text field longer than
     :data:`MAX_TEXT_CHARS`, or one holding a lone UTF-16 surrogate (JSON ``"\\ud800"`` decodes to
     one; it cannot be stored as UTF-8). Raises SourceError naming the source(s), the card and the field.
+    ``partial``: ``collection`` holds only the records that changed since the last build (the others
+    passed this check then, pipeline/normalize/source_records.py), so it may be empty.
     """
     def check(value, record: str, field: str) -> None:
         if not isinstance(value, str):
@@ -193,7 +195,7 @@ def check_collection(collection, paths) -> None:
             raise SourceError(_where(paths), f"not valid Unicode: lone surrogate U+{ord(bad.group()):04X} "
                                              f"at character {bad.start()}", record=record, field=field)
 
-    if not (collection.cards or collection.rulings or collection.other):
+    if not (partial or collection.cards or collection.rulings or collection.other):
         raise SourceError(_where(paths), "the sources hold no cards, rulings or other objects; "
                                          "refusing to replace the database with an empty one")
     for card in collection.cards.values():
@@ -289,18 +291,22 @@ def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, 
                 outcome = _unchanged(db_path, run_id, started, label, source_version, previous, t0)
                 outcome.notes[:0] = notes
                 return outcome
-        from pipeline.normalize.ingest import collect
+        from pipeline.normalize.ingest import collect_sources
         from pipeline.store.abilities import default_jobs
         from pipeline.store.build import build_database
+        from pipeline.store.incremental import previous_digests
         from pipeline.sources.comprehensive_rules import RulesFormatError
 
         read_tick = step("read", 0) if step else None
+        # an incremental build may follow: normalize only the records that changed (pipeline/normalize/source_records.py)
+        previous_build = None if force else previous_digests(db_path)
         try:
-            collection, info = collect(paths, read_tick, version=source_version)
+            read = collect_sources(paths, read_tick, version=source_version, previous=previous_build)
         except (RecursionError, MemoryError, UnicodeError) as exc:  # safety net: readers raise SourceError
             raise SourceError(_where(paths), f"unreadable input ({type(exc).__name__}: {exc}); "
                                              f"nested too deeply, too large or not valid text") from exc
-        check_collection(collection, paths)
+        collection, info = read.collection, read.info
+        check_collection(collection, paths, partial=read.partial)
         quarantined = collection.quarantined()
         if quarantined and strict:
             first = quarantined[0].error()
@@ -323,7 +329,7 @@ def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, 
         try:
             result = build_database(db_path, collection, info, run_row, rules_text=rules_text, step=step,
                                     record_initial=record_initial, source_files=file_states,
-                                    jobs=jobs or default_jobs(), incremental=not force)
+                                    jobs=jobs or default_jobs(), incremental=not force, sources=read)
         except RulesFormatError as exc:  # the rules file is bad input like any other: name it
             raise SourceError(rules, str(exc).replace("<rules text>: ", "")) from exc
         if remote is not None and hasattr(remote, "commit"):

@@ -17,9 +17,11 @@ import shutil
 import duckdb
 import pytest
 
+from pipeline.normalize.ingest import collect, collect_sources
+from pipeline.normalize.source_records import RENORMALIZE, SOURCE_PREFIX, source_digest_rows
 from pipeline.paths import BUNDLED_CARDS, BUNDLED_RULES
 from pipeline.refresh import refresh
-from pipeline.store.incremental import SPECIAL
+from pipeline.store.incremental import SPECIAL, build_digests, card_digests, previous_digests
 from tests.conftest import rows
 
 #: Differ by design between two builds of the same sources (docs: pipeline/store/incremental.py): run
@@ -110,3 +112,46 @@ def test_incremental_equals_cold_build_of_a_modified_snapshot(bundled_db, modifi
     # the parse cache keeps only the texts in use, as a cold build's: the old texts and the removed card are parsed again
     assert back.parsed == faces_changed + removed_faces
     assert fingerprints(inc) == fingerprints(bundled_db)
+
+
+def test_incremental_read_normalizes_only_the_changed_records(bundled_db, modified):
+    """The modified snapshot read over the bundled database's digests (pipeline/normalize/source_records.py):
+    every record is decoded and digested, only the changed cards' records are normalized, and the cards
+    normalized later from the kept records equal those of an ordinary read."""
+    source, touched, _, _ = modified
+    previous = previous_digests(bundled_db)
+    assert previous is not None and any(k.startswith(SOURCE_PREFIX) for k in previous)
+    read = collect_sources([source], previous=previous)
+    assert read.partial
+    whole, _ = collect([source])
+    removed = touched - set(whole.cards)
+    assert len(removed) == 1  # the removed card has no records, so nothing to normalize
+    # and the cards that received a reversible_card record without an oracle id (matched by face name:
+    # Propaganda, Krark's Thumb… of the Secret Lair), which are always normalized again
+    assert len(whole.resolved) == 5
+    assert read.normalized - {""} == (touched - removed) | whole.resolved
+    assert set(read.collection.cards) == (touched - removed) | whole.resolved
+    # carried: the previous build's digests of the cards not normalized, equal to what normalizing them gives
+    digests = card_digests(whole)
+    assert read.carried == {k: digests[k] for k in read.carried} and len(read.carried) > 4000
+    assert card_digests(read.full()) == digests and not read.partial
+    assert len(whole.cards) == 4371
+
+
+def test_a_record_validation_flags_is_normalized_again_each_time(tmp_path):
+    """A card with a quarantined record is marked ``renormalize`` (its data_quality row names the file and the
+    record's position, which a digest of the record alone does not cover), so the next read normalizes it again."""
+    with gzip.open(BUNDLED_CARDS, "rt", encoding="utf-8") as fh:
+        doc = json.load(fh)
+    card = next(c for s in doc["data"].values() for c in s["cards"] if c.get("identifiers", {}).get("scryfallOracleId"))
+    card["manaValue"] = "three"  # a string where MTGJSON has a number: the record is quarantined
+    oracle_id = card["identifiers"]["scryfallOracleId"]
+    path = tmp_path / "AllPrintings-flagged.json.gz"
+    with gzip.open(path, "wt", encoding="utf-8") as fh:
+        json.dump(doc, fh)
+    read = collect_sources([path])
+    assert [f.issue.oracle_id for f in read.collection.flags] == [oracle_id]
+    assert source_digest_rows(read.records, read.collection)[SOURCE_PREFIX + oracle_id] == RENORMALIZE
+    again = collect_sources([path], previous=build_digests(read.collection, None, read))  # as a build records them
+    assert again.partial and oracle_id in again.normalized
+    assert [f.issue.oracle_id for f in again.collection.flags] == [oracle_id]

@@ -22,7 +22,8 @@ class CardCollection:
     rulings in first-seen order; ``text_conflicts``: oracle_ids seen with two different Oracle
     texts for the same face (the first text is kept; counted for the run summary); ``flags``:
     records quarantined and values ignored by validation (``Flagged``, in reading order), written
-    to ``data_quality`` by the build.
+    to ``data_quality`` by the build; ``resolved``: oracle ids that received a record without an
+    oracle id (matched by face name in :meth:`finish`).
     """
 
     cards: dict[str, OracleCard] = field(default_factory=dict)
@@ -30,6 +31,7 @@ class CardCollection:
     rulings: dict[tuple, Ruling] = field(default_factory=dict)
     text_conflicts: set[str] = field(default_factory=set)
     flags: list = field(default_factory=list)  # pipeline.sources.records.Flagged: quarantined records, ignored values
+    resolved: set[str] = field(default_factory=set)  # oracle ids that received a record without one (finish)
     _faces: dict[str, dict[int, object]] = field(default_factory=dict)
     _unresolved: list[tuple[OracleCard, list[Ruling], str]] = field(default_factory=list)
 
@@ -101,6 +103,7 @@ class CardCollection:
                 raise SourceError(where, f"card {card.faces[0].name!r} has no oracle id and matches no other card",
                                   field="identifiers.scryfallOracleId")
             merge_printings(self.cards[oracle_id], card)
+            self.resolved.add(oracle_id)
             for r in rulings:
                 self.add_ruling(Ruling(oracle_id, r.source, r.published_at, r.comment))
         self._unresolved.clear()

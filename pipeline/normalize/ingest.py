@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
 from pipeline.normalize.collect import CardCollection
 from pipeline.normalize.model import OtherObject, SourceInfo
 from pipeline.sources import detect
-from pipeline.sources.mtgjson import read_mtgjson
+from pipeline.normalize.source_records import SOURCE_PREFIX, SourceRecords
+from pipeline.sources.mtgjson import mtgjson_units, normalize_unit
 from pipeline.sources.records import Flagged
 from pipeline.sources.scryfall import read_scryfall_cards, read_scryfall_rulings
 from pipeline.sources.version import source_files, source_version
@@ -28,13 +30,76 @@ def collect(paths: Iterable[str | Path], progress: Progress | None = None, *,
     :mod:`pipeline.sources.records`). Raises SourceError (one line, naming file, record and field)
     on any other bad input.
     """
+    read = collect_sources(paths, progress, version=version)
+    return read.collection, read.info
+
+
+@dataclass
+class SourceRead:
+    """What a refresh read: ``collection``, ``info`` (as :func:`collect` returns them) and, when every
+    source is MTGJSON, ``records`` (:class:`pipeline.normalize.source_records.SourceRecords`, else None).
+
+    ``carried`` is None when ``collection`` holds every card; for an incremental read it holds the
+    previous build's ``card_digests`` of the groups *not* normalized (unchanged source records), and
+    ``collection`` only the groups in ``normalized``: :meth:`expand` and :meth:`full` normalize more.
+    """
+
+    collection: CardCollection
+    info: SourceInfo
+    records: SourceRecords | None = None
+    carried: dict[str, str] | None = None
+    normalized: set[str] | None = None
+
+    @property
+    def partial(self) -> bool:
+        """True when ``collection`` holds only the changed groups (an incremental read)."""
+        return self.carried is not None
+
+    def expand(self, groups: set[str]) -> CardCollection:
+        """The finished collection of the groups normalized so far and ``groups`` (normalized from the
+        kept records, in reading order); becomes ``collection``."""
+        self.normalized = set(self.normalized or ()) | set(groups)
+        self.collection = _collection_of(self.records, self.normalized)
+        return self.collection
+
+    def release(self) -> None:
+        """Free the kept source records once the build has normalized what it needs (digests stay)."""
+        if self.records is not None:
+            self.records.release()
+
+    def full(self) -> CardCollection:
+        """Normalize every kept record (the build turned out cold); becomes ``collection``, ``carried`` None."""
+        if self.partial:
+            self.collection = _collection_of(self.records, None)
+            self.carried, self.normalized = None, None
+        return self.collection
+
+
+def _collection_of(records: SourceRecords, groups: set[str] | None) -> CardCollection:
     collection = CardCollection()
-    kinds: set[str] = set()
+    records.collection(groups, normalize_unit, lambda path, items: _add_items(collection, items, path))
+    collection.finish()
+    return collection
+
+
+def collect_sources(paths: Iterable[str | Path], progress: Progress | None = None, *, version: str | None = None,
+                    previous: dict[str, str] | None = None) -> SourceRead:
+    """Like :func:`collect`, also digesting the source records when every source is MTGJSON
+    (:mod:`pipeline.normalize.source_records`).
+
+    ``previous``: the previous build's ``card_digests`` (with its ``#source:`` keys), when an
+    incremental build over it is possible (:func:`pipeline.store.incremental.previous_digests`);
+    then every file is decoded and digested but only the changed groups are normalized
+    (:attr:`SourceRead.partial`). Raises what :func:`collect` raises.
+    """
     files = source_files(paths)
+    kinds: set[str] = set()
+    records = SourceRecords(keep=previous is not None) if files and all(k == detect.MTGJSON for _, k in files) else None
+    collection = CardCollection()
     for path, kind in files:
         if kind == detect.MTGJSON:
             kinds.add("mtgjson")
-            _read_mtgjson_file(path, collection, progress)
+            _read_mtgjson_file(path, collection, progress, records)
         elif kind == detect.SCRYFALL_CARDS:
             kinds.add("scryfall")
             for n, obj in enumerate(read_scryfall_cards(path), start=1):
@@ -53,15 +118,37 @@ def collect(paths: Iterable[str | Path], progress: Progress | None = None, *,
                     collection.add_flag(ruling)
                 else:
                     collection.add_ruling(ruling)
+    info = SourceInfo(kind="+".join(sorted(kinds)) or "none", version=version or source_version([p for p, _ in files]),
+                      files=[str(p) for p, _ in files])
+    if records is not None and records.keep:
+        groups = records.changed({k[len(SOURCE_PREFIX):]: v for k, v in previous.items()
+                                  if k.startswith(SOURCE_PREFIX)})
+        carried = {g: previous.get(g) for g in records.groups if g not in groups}
+        if records.shortcut and len(records) and all(d is not None for d in carried.values()):
+            read = SourceRead(collection, info, records, carried, set())
+            read.expand(groups)
+            return read
+        collection = _collection_of(records, None)
+        return SourceRead(collection, info, records)
     collection.finish()
-    return collection, SourceInfo(kind="+".join(sorted(kinds)) or "none",
-                                  version=version or source_version([p for p, _ in files]),
-                                  files=[str(p) for p, _ in files])
+    return SourceRead(collection, info, records)
 
 
-def _read_mtgjson_file(path: Path, collection: CardCollection, progress: Progress | None) -> None:
+def _read_mtgjson_file(path: Path, collection: CardCollection, progress: Progress | None,
+                       records: SourceRecords | None = None) -> None:
     n = 0
-    for n, item in enumerate(read_mtgjson(path), start=1):
+    for n, unit in enumerate(mtgjson_units(path), start=1):
+        if records is not None:
+            records.add(path, unit)
+            if records.keep:  # normalized later, only where the group changed (SourceRead)
+                continue
+        _add_items(collection, normalize_unit(unit, path), path)
+    if progress:
+        progress(n)
+
+
+def _add_items(collection: CardCollection, items, path: Path) -> None:
+    for item in items:
         if isinstance(item, Flagged):
             collection.add_flag(item)
         elif isinstance(item, OtherObject):
@@ -74,5 +161,3 @@ def _read_mtgjson_file(path: Path, collection: CardCollection, progress: Progres
             collection.add_card(item.card)
             for ruling in item.rulings:
                 collection.add_ruling(ruling)
-    if progress:
-        progress(n)

@@ -68,42 +68,79 @@ WHOLE_DECOMPRESSED_MAX_BYTES = 48 << 20
 
 def read_mtgjson_streaming(path: str | Path) -> Iterator[MtgjsonFace | OtherObject]:
     """:func:`read_mtgjson` streaming ``data`` one entry at a time whatever the file's size."""
+    for unit in mtgjson_units_streaming(path):
+        yield from normalize_unit(unit, path)
+
+
+def mtgjson_units_streaming(path: str | Path) -> Iterator[Unit]:
+    """:func:`mtgjson_units` streaming ``data`` one entry at a time whatever the file's size."""
     with open_binary(path) as stream:
         try:
-            yield from _read_entries(object_items(stream, under="data"), path)
+            yield from _units(object_items(stream, under="data"), path)
         except _STREAM_ERRORS as exc:
             raise SourceError(path, f"invalid or truncated MTGJSON file: {exc}") from exc
 
 
 def read_mtgjson(path: str | Path) -> Iterator[MtgjsonFace | OtherObject]:
-    """Yield every card record of one MTGJSON file (AllPrintings, AtomicCards or a set file).
+    """Yield every card record of one MTGJSON file (AllPrintings, AtomicCards or a set file), normalized.
 
     The shape is told from the first entry of ``data``: a set object holding ``cards``
     (AllPrintings: ``{SET: set}``), a list of face records (AtomicCards: ``{name: [...]}``),
     or anything else (a set file, whose ``data`` is one set). Raises SourceError naming the file,
     record and field on a truncated/corrupt file, invalid JSON, or a malformed record.
     """
+    for unit in mtgjson_units(path):
+        yield from normalize_unit(unit, path)
+
+
+#: One record of an MTGJSON file as read, before validation: ``(kind, where, index, record, info)`` —
+#: ``kind`` 'card' (a set's ``cards``), 'token' (a set's ``tokens``) or 'atomic' (AtomicCards);
+#: ``where`` the set code (or the atomic card's name); ``index`` its position in its list; ``record``
+#: the decoded JSON value; ``info`` the set's :func:`set_info` (None for 'atomic').
+Unit = tuple[str, str, int, object, "dict | None"]
+
+
+def mtgjson_units(path: str | Path) -> Iterator[Unit]:
+    """Yield every record of one MTGJSON file as a :data:`Unit`, in file order, without validating or
+    normalizing it (:func:`normalize_unit` does that). Raises SourceError as :func:`read_mtgjson`."""
     with open_binary(path) as stream:
         try:
             data = stream.read(WHOLE_DECOMPRESSED_MAX_BYTES + 1) if Path(path).stat().st_size <= WHOLE_FILE_MAX_BYTES \
                 else None
             if data is not None and len(data) <= WHOLE_DECOMPRESSED_MAX_BYTES:
                 document = _loads(data)
+                del data
                 if not isinstance(document, dict) or not isinstance(document.get("data"), dict):
                     raise SourceError(path, "not an MTGJSON file: no 'data' object", field="data")
                 entries = iter(document["data"].items())
             else:  # large, or a small gzip that decompresses to more (a bomb): stream, bounded
                 if data is not None:
                     stream.close()
-                    yield from read_mtgjson_streaming(path)
+                    yield from mtgjson_units_streaming(path)
                     return
                 entries = object_items(stream, under="data")  # bounded, prefix-free (json_stream)
-            yield from _read_entries(entries, path)
+            yield from _units(entries, path)
         except _STREAM_ERRORS as exc:
             raise SourceError(path, f"invalid or truncated MTGJSON file: {exc}") from exc
 
 
-def _read_entries(entries: Iterator[tuple[str, object]], path) -> Iterator[MtgjsonFace | OtherObject]:
+def normalize_unit(unit: Unit, path) -> Iterator[MtgjsonFace | OtherObject | Flagged]:
+    """Validate and normalize one :data:`Unit` of ``path``: its :class:`MtgjsonFace` or
+    :class:`OtherObject`, or the :class:`Flagged` quarantine / ignored values (pipeline/sources/records.py).
+    Raises SourceError naming file, record and field for a malformed record."""
+    kind, where, index, record, info = unit
+    try:
+        if kind == "card":
+            yield from _checked(face_from_mtgjson, record, path, f"{where} cards{record_label(index, record)}", info)
+        elif kind == "token":
+            yield from _checked(_other_from_mtgjson, record, path, f"{where} tokens{record_label(index, record)}")
+        else:
+            yield from _checked(face_from_mtgjson, record, path, f"{where!r}[{index}]")
+    except _STREAM_ERRORS as exc:  # as when records were normalized while the file was read
+        raise SourceError(path, f"invalid or truncated MTGJSON file: {exc}") from exc
+
+
+def _units(entries: Iterator[tuple[str, object]], path) -> Iterator[Unit]:
     shape = None
     one_set: dict[str, object] = {}  # a set file's entries: its cards come before its name and dates
     for key, value in entries:
@@ -117,13 +154,13 @@ def _read_entries(entries: Iterator[tuple[str, object]], path) -> Iterator[Mtgjs
         if shape == "all_printings":
             if not (isinstance(value, dict) and isinstance(value.get("cards"), list)):
                 raise SourceError(path, "expected a set object with 'cards'", field=f"data.{key}")
-            yield from _read_set(value.get("code", key), value["cards"], value.get("tokens") or [], path,
-                                 set_info(value, path, f"data.{key}"))
+            yield from _set_units(value.get("code", key), value["cards"], value.get("tokens") or [],
+                                  set_info(value, path, f"data.{key}"))
         elif shape == "atomic":
             if not isinstance(value, list):
                 raise SourceError(path, "expected a list of atomic card records", field=f"data.{key}")
             for index, record in enumerate(value):
-                yield from _checked(face_from_mtgjson, record, path, f"{key!r}[{index}]")
+                yield ("atomic", key, index, record, None)
         elif key in ("cards", "tokens"):  # one set file: only these entries hold card records
             if not isinstance(value, list):
                 raise SourceError(path, "expected a list", field=f"data.{key}")
@@ -134,7 +171,14 @@ def _read_entries(entries: Iterator[tuple[str, object]], path) -> Iterator[Mtgjs
         cards, tokens = one_set.get("cards") or [], one_set.get("tokens") or []
         first = (cards or tokens or [None])[0]
         code = one_set.get("code") or (first.get("setCode") if isinstance(first, dict) else None) or "?"
-        yield from _read_set(code, cards, tokens, path, set_info(one_set, path, "data"))
+        yield from _set_units(code, cards, tokens, set_info(one_set, path, "data"))
+
+
+def _set_units(code: str, cards: list, tokens: list, info: dict) -> Iterator[Unit]:
+    for index, record in enumerate(cards):
+        yield ("card", code, index, record, info)
+    for index, record in enumerate(tokens):
+        yield ("token", code, index, record, info)
 
 
 #: The set fields a printing takes from its set (MTGJSON set object): name, type, release date.
@@ -158,14 +202,6 @@ def set_info(set_object: dict, path, where: str) -> dict:
         except ValueError:
             raise SourceError(path, f"not a date: {info['releaseDate']!r}", field=f"{where}.releaseDate") from None
     return info
-
-
-def _read_set(code: str, cards: list, tokens: list, path, info: dict | None = None
-              ) -> Iterator[MtgjsonFace | OtherObject | Flagged]:
-    for index, record in enumerate(cards):
-        yield from _checked(face_from_mtgjson, record, path, f"{code} cards{record_label(index, record)}", info)
-    for index, record in enumerate(tokens):
-        yield from _checked(_other_from_mtgjson, record, path, f"{code} tokens{record_label(index, record)}")
 
 
 def _checked(normalize, record: object, path, label: str, *extra) -> Iterator[MtgjsonFace | OtherObject | Flagged]:

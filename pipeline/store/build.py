@@ -39,7 +39,8 @@ from pipeline.store.changes import create_change_tables, create_change_views, re
 from pipeline.store.data_quality import record_issues, stamp_run_id
 from pipeline.store.quarantine import keep_previous
 from pipeline.store.ddl import insert_rows
-from pipeline.store.incremental import apply_incremental, build_digests, plan_incremental, write_digests
+from pipeline.store.incremental import (apply_incremental, build_digests, plan_incremental, ruling_text_holders,
+                                        write_digests)
 from pipeline.store.leftovers import clean_leftovers  # noqa: F401  (re-exported: callers import it from here)
 from pipeline.store.runs import connect_retrying, open_previous
 from pipeline.store.schema import SCHEMA_VERSION, columns_of, create_tables
@@ -146,6 +147,7 @@ def build_database(
     source_files: Sequence = (),
     jobs: int = 1,
     incremental: bool = True,
+    sources=None,
 ) -> BuildResult:
     """Write a complete new database for ``collection`` and atomically replace ``db_path`` with it.
 
@@ -159,14 +161,23 @@ def build_database(
     parse cache (:mod:`pipeline.store.abilities`). ``incremental``: when few cards changed since the
     previous database, rebuild only theirs (:mod:`pipeline.store.incremental`; same result). On any
     exception the temporary file is removed and ``db_path`` is left exactly as it was; the exception propagates.
+    ``sources``: the :class:`pipeline.normalize.ingest.SourceRead` ``collection`` came from; its source
+    digests are recorded, and when it is partial (only changed records normalized) the build
+    normalizes what else it needs from it: the affected cards' neighbours by ruling text for an
+    incremental build, everything for a cold one.
     """
     db_path.parent.mkdir(parents=True, exist_ok=True)
-    digests = build_digests(collection, rules_text)
+    digests = build_digests(collection, rules_text, sources)
     if incremental:  # few cards changed: rebuild only theirs, in a copy (pipeline/store/incremental.py)
         plan = plan_incremental(db_path, collection, digests)
         if plan is not None:
+            if sources is not None and sources.partial:
+                collection = expand_sources(db_path, sources, plan.affected)
             return apply_incremental(db_path, plan, collection, source, run_row, rules_text=rules_text, step=step,
                                      source_files=source_files, jobs=jobs, record_initial=record_initial)
+    if sources is not None and sources.partial:  # a cold build after an incremental read: normalize every record
+        collection = expand_sources(db_path, sources, None)
+        digests = build_digests(collection, rules_text, sources)
     old_runs, cache = read_previous(db_path)
     tmp = db_path.with_name(f"{db_path.name}.tmp-{os.getpid()}")
     _remove(tmp)
@@ -196,6 +207,23 @@ def build_database(
         _remove(tmp)
         raise
     return result
+
+
+def expand_sources(db_path: Path, sources, affected: set[str] | None) -> CardCollection:
+    """The collection an incremental build of the ``affected`` oracle ids needs from a partial
+    :class:`pipeline.normalize.ingest.SourceRead`: those cards, and every card holding a ruling text
+    theirs hold (:func:`pipeline.store.incremental.subset`; unchanged cards hold the rulings the
+    previous database at ``db_path`` has). ``affected`` None: every card (a cold build)."""
+    if affected is None:
+        collection = sources.full()
+    else:
+        collection = sources.expand(affected)
+        texts = {r.comment for r in collection.rulings.values() if (r.oracle_id or "") in affected}
+        more = ruling_text_holders(db_path, texts) - sources.normalized
+        if more:
+            collection = sources.expand(more)
+    sources.release()  # the kept source records (≈ 250 MB for the MTGJSON corpus) are not needed past this point
+    return collection
 
 
 def write_source_files(con, source_files: Sequence) -> None:

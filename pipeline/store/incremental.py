@@ -43,6 +43,7 @@ order (tests/test_refresh_incremental.py compares fingerprints).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import os
@@ -137,8 +138,10 @@ def card_digests(collection: CardCollection) -> dict[str, str]:
     return {k: sha(b"".join(sorted(v))).hexdigest() for k, v in groups.items()}
 
 
+@functools.lru_cache(maxsize=1)
 def code_digest() -> str:
-    """sha256 of the code and data that shape the tables: ``pipeline/**/*.py``, ``grammar/*.lark``, ``data/*.csv``."""
+    """sha256 of the code and data that shape the tables: ``pipeline/**/*.py``, ``grammar/*.lark``, ``data/*.csv``
+    (computed once per process)."""
     digest = hashlib.sha256()
     code = Path(pipeline.__file__).resolve().parent
     for root, pattern in ((code, "*.py"), (GRAMMAR_DIR, "*.lark"), (DATA_DIR, "*.csv")):
@@ -147,9 +150,20 @@ def code_digest() -> str:
     return digest.hexdigest()
 
 
-def build_digests(collection: CardCollection, rules_text: str | None) -> dict[str, str]:
-    """Every ``card_digests`` entry of a build of ``collection`` with ``rules_text``."""
+def build_digests(collection: CardCollection, rules_text: str | None, sources=None) -> dict[str, str]:
+    """Every ``card_digests`` entry of a build of ``collection`` with ``rules_text``.
+
+    ``sources``: the :class:`pipeline.normalize.ingest.SourceRead` it came from, whose source
+    digests (``#source:`` keys, :mod:`pipeline.normalize.source_records`) are recorded too; when it
+    was an incremental read, the card digests of the groups it did not normalize are carried over.
+    """
+    from pipeline.normalize.source_records import source_digest_rows
+
     digests = card_digests(collection)
+    if sources is not None and sources.carried is not None:
+        digests.update((k, v) for k, v in sources.carried.items() if k not in digests)
+    if sources is not None and sources.records is not None:
+        digests.update(source_digest_rows(sources.records, collection))
     digests[RULES_KEY] = hashlib.sha256(rules_text.encode()).hexdigest() if rules_text is not None else "none"
     digests[CODE_KEY] = code_digest()
     return digests
@@ -161,6 +175,49 @@ class Plan:
 
     affected: set[str]
     digests: dict[str, str]
+
+
+def previous_digests(db_path: Path) -> dict[str, str] | None:
+    """The previous build's ``card_digests`` when an incremental build over it may be possible (same
+    schema, grammar and ``#code``, no unfolded write-ahead log; the ``#rules`` digest and the share of
+    changed cards are checked later by :func:`plan_incremental`), else None. For
+    :func:`pipeline.normalize.ingest.collect_sources`, which then normalizes only changed records."""
+    from pipeline.parse import GRAMMAR_VERSION
+    from pipeline.store.runs import open_previous
+    from pipeline.store.schema import SCHEMA_VERSION
+
+    if db_path.with_name(db_path.name + ".wal").exists():
+        return None
+    con = open_previous(db_path)
+    if con is None:
+        return None
+    try:
+        try:
+            meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+            old = dict(con.execute(f"SELECT key, digest FROM {DIGESTS}").fetchall())
+        except Exception:  # duckdb.Error: a database from before card_digests
+            return None
+    finally:
+        con.close()
+    if (meta.get("schema_version") != str(SCHEMA_VERSION) or meta.get("grammar_version") != GRAMMAR_VERSION
+            or old.get(CODE_KEY) != code_digest()):
+        return None
+    return old
+
+
+def ruling_text_holders(db_path: Path, texts: set[str]) -> set[str]:
+    """Oracle ids ('' for none) holding a ruling with one of ``texts`` in the previous database at ``db_path``."""
+    from pipeline.store.runs import open_previous
+
+    con = open_previous(db_path) if texts else None
+    if con is None:
+        return set()
+    try:
+        return {r[0] for r in con.execute(
+            "SELECT DISTINCT coalesce(oracle_id, '') FROM rulings WHERE comment IN (SELECT unnest($1::VARCHAR[]))",
+            [sorted(texts)]).fetchall()}
+    finally:
+        con.close()
 
 
 def plan_incremental(db_path: Path, collection: CardCollection, digests: dict[str, str]) -> Plan | None:
@@ -323,8 +380,9 @@ def apply_incremental(db_path: Path, plan: Plan, collection: CardCollection, sou
             # meta from the scratch build (same keys and values as a cold build); the caches as a cold build has them
             con.execute("DELETE FROM meta")
             con.execute("INSERT INTO meta SELECT * FROM scratch.meta")
-            used = sorted({face_text_hash(f.name, f.type_line, f.oracle_text)
-                           for c in collection.cards.values() for f in c.faces})
+            # the texts of every face now in the database (the whole collection's; an incremental read holds only some)
+            used = sorted({face_text_hash(name, type_line, text) for name, type_line, text in
+                           con.execute("SELECT name, type_line, oracle_text FROM faces").fetchall()})
             con.execute("DELETE FROM parse_cache WHERE grammar_version <> ? OR text_hash NOT IN "
                         "(SELECT unnest($2::VARCHAR[]))", [GRAMMAR_VERSION, used])
             con.execute("INSERT INTO parse_cache SELECT * FROM scratch.parse_cache WHERE text_hash NOT IN "
