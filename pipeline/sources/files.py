@@ -7,6 +7,7 @@ import gzip
 import io
 import os
 import stat
+import zlib
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO, Iterator
@@ -57,6 +58,51 @@ def open_binary(path: str | Path) -> Iterator[BinaryIO]:
         yield io.BufferedReader(stream, buffer_size=1 << 20) if stream is not raw else raw
     finally:
         raw.close()
+
+
+def gunzip_whole(path: str | Path, limit: int) -> bytes | None:
+    """The decompressed bytes of a small single-member gzip file in one ``zlib`` call (no stream
+    buffers, no separate CRC pass; the CRC and length are still checked), at most ``limit`` of them.
+
+    Returns None when ``path`` is not gzip or not one complete member (several members, trailing bytes,
+    truncated, corrupt): then read it with :func:`open_binary`, which reports those cases. Raises
+    SourceError if the file cannot be read.
+    """
+    path = require_regular_file(path)
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError as exc:
+        raise SourceError(path, f"cannot open: {exc.strerror or exc}") from exc
+    if raw[:2] != GZIP_MAGIC:
+        return None
+    inflate = zlib.decompressobj(wbits=31)  # 31: gzip header and trailer (CRC-32, size) checked
+    try:
+        data = inflate.decompress(raw, limit)
+    except zlib.error:
+        return None
+    if not inflate.eof or inflate.unused_data:
+        return None  # larger than limit, truncated, or more than one member
+    return data
+
+
+def read_prefix(path: str | Path, size: int) -> bytes:
+    """The first ``size`` bytes of ``path`` (decompressed when gzip), inflating no more than needed
+    (:func:`open_binary` buffers a whole MiB). Shorter at the end of the data. Raises SourceError
+    if the file cannot be read, ``zlib.error`` on a corrupt gzip stream."""
+    path = require_regular_file(path)
+    try:
+        with open(path, "rb") as fh:
+            first = fh.read(4096)
+            if first[:2] != GZIP_MAGIC:
+                return (first + fh.read(max(size - len(first), 0)))[:size]
+            inflate, out, chunk = zlib.decompressobj(wbits=31), b"", first
+            while chunk and len(out) < size and not inflate.eof:
+                out += inflate.decompress(chunk, size - len(out))
+                chunk = inflate.unconsumed_tail or fh.read(4096)
+            return out
+    except OSError as exc:
+        raise SourceError(path, f"cannot open: {exc.strerror or exc}") from exc
 
 
 def first_significant_byte(stream: BinaryIO, path: str | Path) -> bytes:

@@ -21,7 +21,7 @@ from pipeline.normalize.languages import scryfall_code
 from pipeline.normalize.model import (GAME_LAYOUTS, Face, OracleCard, OtherObject, Printing, Ruling,
                                       sort_colors)
 from pipeline.sources.errors import SourceError, record_label
-from pipeline.sources.files import open_binary, require_regular_file, set_files  # noqa: F401  (set_files: re-exported)
+from pipeline.sources.files import gunzip_whole, open_binary, require_regular_file, set_files  # noqa: F401  (set_files: re-exported)
 from pipeline.sources.json_stream import object_items
 from pipeline.sources.records import Flagged, MtgjsonCard, gate
 
@@ -105,8 +105,9 @@ def mtgjson_units(path: str | Path) -> Iterator[Unit]:
     normalizing it (:func:`normalize_unit` does that). Raises SourceError as :func:`read_mtgjson`."""
     with open_binary(path) as stream:
         try:
-            data = stream.read(WHOLE_DECOMPRESSED_MAX_BYTES + 1) if Path(path).stat().st_size <= WHOLE_FILE_MAX_BYTES \
-                else None
+            data = None
+            if Path(path).stat().st_size <= WHOLE_FILE_MAX_BYTES:  # a set file: one zlib call, else the stream
+                data = gunzip_whole(path, WHOLE_DECOMPRESSED_MAX_BYTES + 1) or stream.read(WHOLE_DECOMPRESSED_MAX_BYTES + 1)
             if data is not None and len(data) <= WHOLE_DECOMPRESSED_MAX_BYTES:
                 document = _loads(data)
                 del data

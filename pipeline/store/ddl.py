@@ -6,6 +6,7 @@ docs/schema.md can be generated from the live database (:mod:`pipeline.serve.sch
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from typing import TYPE_CHECKING
 
@@ -25,9 +26,26 @@ def sql_literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
+_COMMENTS = [True]  # False inside without_comments()
+
+
+@contextlib.contextmanager
+def without_comments():
+    """Leave out the ``COMMENT ON`` statements of :func:`comment_relation` in this block: for a scratch
+    database whose rows are merged into another (pipeline/store/incremental.py); ≈ 300 statements."""
+    _COMMENTS.append(False)
+    try:
+        yield
+    finally:
+        _COMMENTS.pop()
+
+
 def comment_relation(con: duckdb.DuckDBPyConnection, name: str, comment: str,
                      column_comments: Mapping[str, str], *, kind: str = "TABLE") -> None:
-    """Set the comment of table or view ``name`` (``kind`` 'TABLE' or 'VIEW') and of its columns."""
+    """Set the comment of table or view ``name`` (``kind`` 'TABLE' or 'VIEW') and of its columns
+    (nothing inside :func:`without_comments`)."""
+    if not _COMMENTS[-1]:
+        return
     con.execute(f"COMMENT ON {kind} {name} IS {sql_literal(comment)}")
     for column, text in column_comments.items():
         con.execute(f"COMMENT ON COLUMN {name}.{column} IS {sql_literal(text)}")

@@ -349,7 +349,7 @@ def apply_incremental(db_path: Path, plan: Plan, collection: CardCollection, sou
     from pipeline.store.build import BuildResult, _fill, _remove, read_previous, write_source_files
     from pipeline.store.changes import record_changes
     from pipeline.store.data_quality import stamp_run_id
-    from pipeline.store.ddl import sql_literal
+    from pipeline.store.ddl import sql_literal, without_comments
     from pipeline.store.schema import columns_of
 
     sub_collection = subset(collection, plan.affected)
@@ -363,7 +363,8 @@ def apply_incremental(db_path: Path, plan: Plan, collection: CardCollection, sou
     try:
         sub = duckdb.connect(str(sub_path))
         try:
-            built = _fill(sub, sub_collection, source, cache, rules_text, step, db_path, jobs)
+            with without_comments():  # only the scratch build's rows are merged: its comments would be wasted
+                built = _fill(sub, sub_collection, source, cache, rules_text, step, db_path, jobs)
             sub.execute("CHECKPOINT")
         finally:
             sub.close()
