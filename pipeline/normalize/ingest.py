@@ -136,13 +136,14 @@ def collect_sources(paths: Iterable[str | Path], progress: Progress | None = Non
 
 def _read_mtgjson_file(path: Path, collection: CardCollection, progress: Progress | None,
                        records: SourceRecords | None = None) -> None:
-    n = 0
-    for n, unit in enumerate(mtgjson_units(path), start=1):
-        if records is not None:
-            records.add(path, unit)
-            if records.keep:  # normalized later, only where the group changed (SourceRead)
-                continue
-        _add_items(collection, normalize_unit(unit, path), path)
+    if records is not None and records.keep:  # normalized later, only where the group changed (SourceRead)
+        n = records.add_file(path, mtgjson_units(path))
+    else:
+        n = 0
+        for n, unit in enumerate(mtgjson_units(path), start=1):
+            if records is not None:
+                records.add(path, unit)
+            _add_items(collection, normalize_unit(unit, path), path)
     if progress:
         progress(n)
 

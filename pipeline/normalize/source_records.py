@@ -77,6 +77,25 @@ class SourceRecords:
         self._unresolved_names: set = set()  # face names of game card records without an oracle id
         self._headers: dict[tuple, tuple[object, bytes]] = {}
 
+    def add_file(self, path: Path, units: Iterable[tuple]) -> int:
+        """:meth:`add` every unit of one file; return how many. The kept JSON bytes of a file are joined
+        into one buffer (one allocation per file, not one per record: ≈ 60,000 small buffers amid
+        each file's decoded JSON fragmented the heap to ≈ 4× their size)."""
+        start = len(self._units)
+        n = 0
+        for n, unit in enumerate(units, start=1):
+            self.add(path, unit)
+        if self.keep and n:
+            kept = self._units[start:]
+            blob = b"".join(u[5] for u in kept if type(u[5]) is bytes)
+            offset = 0
+            for i, u in enumerate(kept, start=start):
+                if type(u[5]) is bytes:
+                    size = len(u[5])
+                    self._units[i] = u[:5] + ((blob, offset, size),) + u[6:]
+                    offset += size
+        return n
+
     def add(self, path: Path, unit: tuple) -> None:
         """Digest one :data:`pipeline.sources.mtgjson.Unit` of ``path`` into its group (and keep it with ``keep``)."""
         kind, where, index, record, info = unit
@@ -134,7 +153,11 @@ class SourceRecords:
         ``add(path, items)`` receives ``normalize(unit, path)`` of each (pipeline.normalize.ingest)."""
         for group, path, kind, where, index, payload, info, _ in self._units:
             if groups is None or group in groups:
-                record = orjson.loads(payload) if type(payload) is bytes else payload
+                if type(payload) is tuple:  # (file buffer, offset, size): add_file
+                    blob, offset, size = payload
+                    record = orjson.loads(memoryview(blob)[offset:offset + size])
+                else:
+                    record = orjson.loads(payload) if type(payload) is bytes else payload
                 add(path, normalize((kind, where, index, record, info), path))
 
     def release(self) -> None:
