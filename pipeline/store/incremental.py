@@ -8,6 +8,11 @@ plus two build-wide keys: ``#rules`` (the Comprehensive Rules text) and ``#code`
 recorded ones: the ids whose digest differs, is new or is gone are *changed*. A ruling text shared
 by several cards changes how each of them is linked (:mod:`pipeline.annotate.ruling_links`), so the
 cards holding a ruling text that a changed card gained or lost are rebuilt too (*affected*).
+For MTGJSON sources the build also records each oracle id's *source digest* (keys ``#source:<id>``):
+the next refresh then normalizes only the records whose source digest changed and carries the
+other ids' digests over (:mod:`pipeline.normalize.source_records`); the cards an incremental build
+needs beyond those (ruling-text neighbours) are normalized from the kept records
+(:func:`pipeline.store.build.expand_sources`).
 
 **When.** Only when the previous database has the current schema and grammar version, the same
 ``#rules`` and ``#code`` digests, no unfolded write-ahead log, and at most :data:`MAX_SHARE` of

@@ -180,9 +180,9 @@ TABLES: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
         ("kind", "VARCHAR", "What the file holds: mtgjson, scryfall_cards or scryfall_rulings."),
         ("label", "VARCHAR", "MTGJSON meta.version of the file ('unknown' when it has none); NULL for Scryfall files."),
     ]),
-    "card_digests": ("What the last build was made of, for the next refresh's incremental build (pipeline/store/incremental.py): a digest per oracle id of its normalized records, and of the CR text and the build code.", [
-        ("key", "VARCHAR", "An oracle id; '' for objects without one; '#rules' (the Comprehensive Rules text) or '#code' (pipeline/, grammar/, data/*.csv)."),
-        ("digest", "VARCHAR", "sha256 (hex) of every normalized field of the records with that oracle id (card, faces, printings, other objects, rulings), or of the rules text / code."),
+    "card_digests": ("What the last build was made of, for the next refresh's incremental build (pipeline/store/incremental.py): a digest per oracle id of its normalized records and of its source records as read (pipeline/normalize/source_records.py), and of the CR text and the build code.", [
+        ("key", "VARCHAR", "An oracle id; '' for objects without one; '#source:' and an oracle id (or '' for none): that id's MTGJSON records as read; '#rules' (the Comprehensive Rules text) or '#code' (pipeline/, grammar/, data/*.csv)."),
+        ("digest", "VARCHAR", "sha256 (hex) of every normalized field of the records with that oracle id (card, faces, printings, other objects, rulings); for a '#source:' key of the records' decoded JSON, or 'renormalize' (normalized again by every refresh); or of the rules text / code."),
     ]),
     "parse_cache": ("Parse results by (face text hash, grammar_version), reused by the next refresh so only changed texts are parsed.", [
         ("text_hash", "VARCHAR", "sha256 of (face name, type line, Oracle text)."),
