@@ -182,32 +182,44 @@ class Plan:
     digests: dict[str, str]
 
 
+def _open_previous_build(db_path: Path):
+    """The previous database opened read-only, or None when there is none or it has an unfolded write-ahead log."""
+    from pipeline.store.runs import open_previous
+
+    if db_path.with_name(db_path.name + ".wal").exists():
+        return None
+    return open_previous(db_path)
+
+
+def _current_digests(con) -> dict[str, str] | None:
+    """The ``card_digests`` of the open previous database ``con`` when it has the current schema and
+    grammar version, else None."""
+    from pipeline.parse import GRAMMAR_VERSION
+    from pipeline.store.schema import SCHEMA_VERSION
+
+    try:
+        meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+        old = dict(con.execute(f"SELECT key, digest FROM {DIGESTS}").fetchall())
+    except Exception:  # duckdb.Error: a database from before card_digests
+        return None
+    if meta.get("schema_version") != str(SCHEMA_VERSION) or meta.get("grammar_version") != GRAMMAR_VERSION:
+        return None
+    return old
+
+
 def previous_digests(db_path: Path) -> dict[str, str] | None:
     """The previous build's ``card_digests`` when an incremental build over it may be possible (same
     schema, grammar and ``#code``, no unfolded write-ahead log; the ``#rules`` digest and the share of
     changed cards are checked later by :func:`plan_incremental`), else None. For
     :func:`pipeline.normalize.ingest.collect_sources`, which then normalizes only changed records."""
-    from pipeline.parse import GRAMMAR_VERSION
-    from pipeline.store.runs import open_previous
-    from pipeline.store.schema import SCHEMA_VERSION
-
-    if db_path.with_name(db_path.name + ".wal").exists():
-        return None
-    con = open_previous(db_path)
+    con = _open_previous_build(db_path)
     if con is None:
         return None
     try:
-        try:
-            meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
-            old = dict(con.execute(f"SELECT key, digest FROM {DIGESTS}").fetchall())
-        except Exception:  # duckdb.Error: a database from before card_digests
-            return None
+        old = _current_digests(con)
     finally:
         con.close()
-    if (meta.get("schema_version") != str(SCHEMA_VERSION) or meta.get("grammar_version") != GRAMMAR_VERSION
-            or old.get(CODE_KEY) != code_digest()):
-        return None
-    return old
+    return old if old is not None and old.get(CODE_KEY) == code_digest() else None
 
 
 def ruling_text_holders(db_path: Path, texts: set[str]) -> set[str]:
@@ -228,23 +240,12 @@ def ruling_text_holders(db_path: Path, texts: set[str]) -> set[str]:
 def plan_incremental(db_path: Path, collection: CardCollection, digests: dict[str, str]) -> Plan | None:
     """Return the :class:`Plan` of an incremental build of ``collection`` over ``db_path``, or None
     when a cold build is needed (module docstring: **When**)."""
-    from pipeline.parse import GRAMMAR_VERSION
-    from pipeline.store.runs import open_previous
-    from pipeline.store.schema import SCHEMA_VERSION
-
-    if db_path.with_name(db_path.name + ".wal").exists():
-        return None
-    con = open_previous(db_path)
+    con = _open_previous_build(db_path)
     if con is None:
         return None
     try:
-        try:
-            meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
-            old = dict(con.execute(f"SELECT key, digest FROM {DIGESTS}").fetchall())
-        except Exception:  # duckdb.Error: a database from before card_digests
-            return None
-        if (meta.get("schema_version") != str(SCHEMA_VERSION) or meta.get("grammar_version") != GRAMMAR_VERSION
-                or not old or any(old.get(k) != digests[k] for k in (RULES_KEY, CODE_KEY))):
+        old = _current_digests(con)
+        if not old or any(old.get(k) != digests[k] for k in (RULES_KEY, CODE_KEY)):
             return None
         changed = {k for k in old.keys() | digests.keys() if not k.startswith("#") and old.get(k) != digests.get(k)}
         ids = sorted(changed)
