@@ -124,7 +124,7 @@ def collect_sources(paths: Iterable[str | Path], progress: Progress | None = Non
         groups = records.changed({k[len(SOURCE_PREFIX):]: v for k, v in previous.items()
                                   if k.startswith(SOURCE_PREFIX)})
         carried = {g: previous.get(g) for g in records.groups if g not in groups}
-        if records.shortcut and len(records) and all(d is not None for d in carried.values()):
+        if records.shortcut and carried and all(d is not None for d in carried.values()):  # else nothing to skip
             read = SourceRead(collection, info, records, carried, set())
             read.expand(groups)
             return read

@@ -105,10 +105,10 @@ def mtgjson_meta_version(path: str | Path) -> str | None:
     """``meta.version`` of an MTGJSON file (MTGJSON writes ``meta`` first), or None when absent or unreadable.
 
     Reads only the first :data:`META_PREFIX_BYTES` (decompressed) of the file — first
-    :data:`META_FIRST_BYTES` of them, which hold MTGJSON's ``meta`` (decompressing 64 KiB of each of 579
-    set files, through a stream that buffers a MiB, was most of this function's time) — and decodes the value of its first member when that
-    is ``"meta"`` and ends within them, at most :data:`META_MAX_DEPTH` levels deep (a hostile file
-    cannot cost more than that prefix).
+    :data:`META_FIRST_BYTES` of them, which hold MTGJSON's ``meta`` (reading 64 KiB of each of 579 set
+    files through a stream that buffers a MiB was most of this function's time) — and decodes the
+    value of its first member when that is ``"meta"`` and ends within them, at most
+    :data:`META_MAX_DEPTH` levels deep (a hostile file cannot cost more than that prefix).
     """
     try:
         head = read_prefix(path, META_FIRST_BYTES)
