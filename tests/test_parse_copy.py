@@ -231,7 +231,8 @@ def test_lazav_name_is_self_then_more_exceptions():
                    "Lazav, Dimir Mastermind", "Legendary Creature — Shapeshifter")
     assert c.mode == "becomes_copy" and c.optional
     assert [(e.kind, e.value if e.kind != "has_keyword" else [k.name for k in e.value]) for e in c.exceptions] == [
-        ("name_is", "~"), ("is_type", ["legendary"]), ("has_keyword", ["hexproof"])]
+        ("name_is", "~"), ("is_type", ["legendary"]), ("has_keyword", ["hexproof"]), ("has_this_ability", None)]
+    # "it has hexproof and this ability": both abilities are gained (CR 707.9a), each an exception
 
 
 def test_garth_create_a_copy_of_the_card():

@@ -83,13 +83,15 @@ LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "an": (("ANADDL", ("additional", "time")),),                     # "copy that spell an additional time"
     "that": (("THATMANY", ("many", "times")),),                       # Twinning Staff
     "loyalty": (("LOYALTYW", ("ability",)), ("LOYALTYW", ("abilities",))),  # "a loyalty ability" (not a counter)
-    "and": (("ANDCAST", ("you", "may", "cast", "the", "copy")),),     # God-Eternal Kefnet
+    "and": (("ANDCAST", ("you", "may", "cast", "the", "copy")),) +    # God-Eternal Kefnet
+           tuple(("ANDX", (w,)) for w in ("it", "they", "is", "has", "it's", "they're")),  # copy exceptions
     # "each creature blocking it" (a relation, not the type word "blocking"; declared in objects.lark)
     "blocking": tuple(("BLOCKINGREL", (w,)) for w in ("it", "~", "or", "him", "them")),
     # "or" joining two conditions/events after an object (conditions.lark): "you control a Desert or there is …"
     "or": tuple(("ORV", (w,)) for w in ("there", "controlled", "cast", "casts", "you", "on",
                                                 "dies", "activate", "activates", "discards", "to")),
     "cast": (("CASTTW", ("this", "way")),),                           # "a spell cast this way" (obj_post)
+    ",": (("WHERECOMMA", ("where", "x")),),  # "Add X mana …, where X is …" (mana.lark), not "Add {B}, then …"
 }
 
 
@@ -97,6 +99,32 @@ def _shifts(accept: dict, term: str) -> bool:
     """True if the LALR state ``accept`` (terminal → (action, arg)) shifts ``term``."""
     act = accept.get(term)
     return act is not None and act[0] is Shift
+
+
+def _reaches_shift(states: dict, stack: list, term: str) -> bool:
+    """True if the LALR parser with state stack ``stack`` would shift ``term`` after the reductions
+    it calls for (a walk of the tables only, nothing built). A terminal in a state's table may be
+    only a reduce lookahead that LALR merged in from another context; this tells the two apart."""
+    stack = list(stack)
+    while True:
+        act = states[stack[-1]].get(term)
+        if act is None:
+            return False
+        if act[0] is Shift:
+            return True
+        rule = act[1]
+        if rule.expansion:
+            del stack[-len(rule.expansion):]
+        goto = states[stack[-1]].get(rule.origin.name)
+        if goto is None:
+            return False
+        stack.append(goto[1])
+
+
+#: lookahead terminals given only where the parser would shift them after its reductions
+#: (pipeline/parse/lexer.py _reaches_shift): "," before "where X is" of a mana production, the
+#: "and" between two copy exceptions, the "," inside a list of mana symbols (grammar/mana.lark, copy.lark)
+_SHIFT_CHECKED = frozenset({"WHERECOMMA", "ANDX", "MANACOMMA"})
 
 
 def split_tokens(text: str) -> Iterator[tuple[str, str, int]]:
@@ -217,7 +245,8 @@ class WordLexer(Lexer):
                 ttype = next((c for c in cands if c in accept), cands[0])
                 looked = False
                 for term, follow in LOOKAHEAD_TERMINALS.get(val, ()):
-                    if term in accept and tuple(t[1] for t in toks[i + 1:i + 1 + len(follow)]) == follow:
+                    if term in accept and tuple(t[1] for t in toks[i + 1:i + 1 + len(follow)]) == follow \
+                            and (term not in _SHIFT_CHECKED or _reaches_shift(states, parser_state.state_stack, term)):
                         ttype, looked = term, True
                         break
                 if val == "and" and not looked and i + 1 < len(toks) and not _shifts(accept, "AND"):
@@ -228,6 +257,10 @@ class WordLexer(Lexer):
                         ttype = "ANDLIST"  # "each creature and each player"
                 if val == "," and "EXCEPTCOMMA" in accept and i + 1 < len(toks) and toks[i + 1][1] == "except":
                     ttype = "EXCEPTCOMMA"  # ", except …" of a copy effect (CR 707.9)
+                elif (val == "," and "MANACOMMA" in accept and i + 1 < len(toks) and toks[i + 1][0] == "SYM"
+                      and toks[i + 1][1] not in _SYMBOLS  # a cost's "{2}, {T}" keeps its comma
+                      and _reaches_shift(states, parser_state.state_stack, "MANACOMMA")):
+                    ttype = "MANACOMMA"  # "{W}, {U}, or {B}" (mana.lark), not "Add {B}, then add …"
                 elif val == "," and "LISTCOMMA" in accept:
                     if i not in list_commas:
                         list_commas.update(self._list_commas(toks, i))

@@ -1,6 +1,6 @@
 """Renderers of copy effects (``grammar/copy.lark``, CR 707): :class:`CopyEffect`, populate
 (CR 701.36), with their exceptions (CR 707.9: types set or added, abilities gained, extra
-counters, not legendary); durations are not rendered yet."""
+counters, not legendary); the duration of a "becomes a copy" effect (CR 611.2a)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pipeline.parse import ast as A
 from pipeline.parse.lexicon import is_counter_kind, is_object_word
 from pipeline.parse.render import NotRendered, extra_keys, render, renders, renders_verb
 from pipeline.parse.render_effects import _quoted
-from pipeline.parse.render_objects import amount_number, article, counted, number_word
+from pipeline.parse.render_objects import amount_number, article, counted, is_plural, number_word
 
 
 @renders(A.CopyEffect)
@@ -19,13 +19,15 @@ def render_copy(c: A.CopyEffect, **_) -> str:
     target instant or sorcery spell. You may choose new targets for the copy" (CR 707.10),
     "create a token that's a copy of target creature you control" (CR 707.2, 111.4),
     "~ becomes a copy of target creature" (CR 707.2)."""
-    if c.duration is not None or c.original is None:
+    if (c.duration is not None and c.mode != "becomes_copy") or c.original is None:
         raise NotRendered(f"CopyEffect:{c.mode}:rider")
     if [e for e in c.exceptions if e.kind == "enters_with_counters"] and not c.counters:
         raise NotRendered(f"CopyEffect:{c.mode}:rider")
     if c.counters and [e.value for e in c.exceptions if e.kind == "enters_with_counters"] != c.counters:
         raise NotRendered(f"CopyEffect:{c.mode}:rider")
-    original = render(c.original) + exceptions(c.exceptions)
+    # "becomes a copy of target creature until end of turn, except it has haste" (CR 611.2a, 707.9)
+    duration = " " + render(c.duration) if c.duration is not None else ""
+    original = render(c.original) + duration + exceptions(c.exceptions)
     may = "you may " if c.optional else ""
     if c.mode == "enter_as_copy" and _is_self(c.subject):
         if c.count is not None or c.new_targets:
@@ -44,7 +46,12 @@ def render_copy(c: A.CopyEffect, **_) -> str:
         return f"{may}create {amount_number(n)} tokens that are copies of {original}"
     if c.mode == "becomes_copy" and c.subject is not None and c.count is None and not c.new_targets:
         subj = render(c.subject, role="subject")
-        return f"{subj} becomes a copy of {original}" if not c.optional else f"{may}have {subj} become a copy of {original}"
+        # the verb agrees with its subject: "Shapeshifters you control become copies of …" (CR 707.2)
+        plural = is_plural(c.subject)
+        what = "copies" if plural else "a copy"
+        if c.optional:
+            return f"{may}have {subj} become {what} of {original}"
+        return f"{subj} {'become' if plural else 'becomes'} {what} of {original}"
     if c.mode == "is_copy" and c.subject is not None and c.count is None and not c.new_targets and not c.optional:
         # "Enchanted creature is a copy of the chosen creature." (Metamorphic Alteration, CR 707.2)
         return f"{render(c.subject, role='subject')} is a copy of {original}"
@@ -59,17 +66,55 @@ def _list(parts: list[str]) -> str:
 
 
 def exceptions(excs: list[A.CopyException]) -> str:
-    """", except it's an artifact and it has \"{T}: Add {U}.\"" (CR 707.9); "" for none."""
+    """", except it's an artifact and it has \"{T}: Add {U}.\"" (CR 707.9); "" for none. A type
+    exception followed by the keywords it has "with" is one clause ("it's a 4/4 Dragon creature
+    with flying in addition to its other types")."""
     if not excs:
         return ""
-    return ", except " + _list([render(e) for e in excs])
+    parts = []
+    i = 0
+    while i < len(excs):
+        e = excs[i]
+        nxt = excs[i + 1] if i + 1 < len(excs) else None
+        if e.kind == "is_type" and nxt is not None and nxt.kind == "has_keyword" and nxt.form == ["with"] \
+                and nxt.condition is None:
+            parts.append(_is_type(e, " with " + _abilities(nxt.value)))
+            i += 2
+            continue
+        parts.append(render(e))
+        i += 1
+    return ", except " + _list(parts)
 
 
-_ADDITION = {"types": " in addition to its other types",
-             "colors_and_types": " in addition to its other colors and types"}
-_ADDITION_FORM = {"types": ["in", "addition", "to", "its", "other", "types"],
-                  "colors_and_types": ["in", "addition", "to", "its", "other", "colors", "and", "types"]}
+#: the words of an addition (CR 707.9b) after "in addition to its/their other …"
+_ADDITION_WORDS = {"types": ["types"], "colors_and_types": ["colors", "and", "types"]}
+#: the subject and verb of a type exception (its form without the article) → their wording
+_IS_HEADS = {("it",): "it's", ("it", "is"): "it is", ("they", "are"): "they are", ("they're",): "they're",
+             ("is",): "is", ("the", "token", "is"): "the token is", ("the", "copy", "is"): "the copy is",
+             ("that", "the", "copy", "is"): "that the copy is"}
 _PT = re.compile(r"^\d+/\d+$")
+
+
+def _is_type(e: A.CopyException, with_: str = "") -> str:
+    """"it's an artifact [in addition to its other types]", "the token is 1/1", "is a Reflection …"
+    (CR 707.9b: the types set, or added to the copied ones)."""
+    f = e.form
+    tail = []
+    if e.addition:
+        words = _ADDITION_WORDS.get(e.addition)
+        n = len(words or []) + 5
+        tail = f[len(f) - n:]
+        if words is None or tail[:3] != ["in", "addition", "to"] or tail[3] not in ("its", "their") \
+                or tail[4] != "other" or tail[5:] != words:
+            raise NotRendered("CopyException:is_type")
+    head = f[:len(f) - len(tail)]
+    art = head[-1] in ("a", "an") if head else False
+    who = _IS_HEADS.get(tuple(head[:-1] if art else head))
+    if who is None:
+        raise NotRendered("CopyException:is_type")
+    items = _type_items(e.value)
+    out = f"{who} {article(items) + ' ' if art else ''}{items}{with_}"
+    return out + (" " + " ".join(tail) if tail else "")
 
 
 def _type_items(items) -> str:
@@ -97,20 +142,9 @@ def render_exception(e: A.CopyException, **_) -> str:
         raise NotRendered("CopyException:condition")
     f = e.form
     if e.kind == "is_type":
-        tail = _ADDITION_FORM.get(e.addition, []) if e.addition else []
-        if e.addition and (e.addition not in _ADDITION or f[len(f) - len(tail):] != tail):
-            raise NotRendered("CopyException:is_type")
-        head = f[:len(f) - len(tail)]
-        items = _type_items(e.value)
-        if head == ["it", "a"] or head == ["it", "an"]:
-            out = f"it's {article(items)} {items}"
-        elif head == ["it"]:
-            out = f"it's {items}"
-        else:
-            raise NotRendered("CopyException:is_type")
-        return out + (_ADDITION[e.addition] if e.addition else "")
+        return _is_type(e)
     if e.kind in ("has_keyword", "has_ability"):
-        who = {("it", "has"): "it has", ("has",): "has", ("the", "token", "has"): "the token has",
+        who = {("it", "has"): "it has", ("has",): "has", ("the", "token", "has"): "the token has", ("they", "have"): "they have",
                ("the", "token", "gains"): "the token gains", (): "it has"}.get(tuple(f))
         if who is None:
             raise NotRendered(f"CopyException:{e.kind}")
@@ -126,6 +160,20 @@ def render_exception(e: A.CopyException, **_) -> str:
         if f == ["it", "enters", "with", "an", "additional", "counter", "on", "it"]:
             return f"it enters with an additional {kind} counter on it"
         raise NotRendered("CopyException:enters_with_counters")
+    if e.kind == "not_color" and isinstance(e.value, list) and len(e.value) == 1 and is_object_word(e.value[0]):
+        # "it doesn't copy that creature's color" (CR 707.9b: a characteristic not copied)
+        who = {("it", "doesn't"): "it doesn't", ("they", "don't"): "they don't"}.get(tuple(f[:2]))
+        color = f[-1] if f[-1] in ("color", "colors") else None
+        if who is None or color is None or f[2:-1] != ["copy", "that"]:
+            raise NotRendered("CopyException:not_color")
+        return f"{who} copy that {e.value[0]}'s {color}"
+    if e.kind == "has_this_ability" and e.value is None:
+        # "except it has this ability" (CR 707.9a: the copy also has the ability that made it)
+        who = {("it", "has", "this", "ability"): "it has ", ("they", "have", "this", "ability"): "they have ",
+               ("has", "this", "ability"): "has ", (): ""}.get(tuple(f))
+        if who is None:
+            raise NotRendered("CopyException:has_this_ability")
+        return who + "this ability"
     if e.kind == "not_legendary" and e.value is None:
         who = {("the", "token", "isn't"): "the token isn't", ("it", "isn't"): "it isn't",
                ("it", "not"): "it's not"}.get(tuple(f))

@@ -69,6 +69,8 @@ def render_action_cost(c: A.ActionCost, **_) -> str:
         return f"Pay {amount_number(c.amount, words=False)} life"
     if a == "remove_counters" and c.obj is not None and c.amount is not None:
         kind = _counter(c.counter)
+        if c.amount.kind == "any" and c.amount.ref is None:  # "Remove any number of charge counters from ~"
+            return f"Remove any number of {kind} counters from {render(c.obj)}"
         return f"Remove {counted(c.amount, kind + ' counter', kind + ' counters')} from {render(c.obj)}"
     if a == "put_counters" and c.obj is not None and c.amount is not None:
         kind = _counter(c.counter)

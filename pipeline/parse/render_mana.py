@@ -49,6 +49,9 @@ def _mana_count(amount: A.Amount | None) -> str:
 def _for_each_ref(ref) -> str:
     """What a for-each amount counts: an object ("creature you control", "Elf on the
     battlefield"), or counters ("charge counter on ~", "storage counter removed this way")."""
+    if isinstance(ref, A.Action) and ref.verb == "quantity:mana_spent_to_cast" and ref.obj is not None:
+        extra_keys(ref, {"symbols"})  # "{S} spent to cast ~" (CR 601.2h)
+        return f"{symbols(ref.extra.get('symbols') or [])} spent to cast {render(ref.obj)}"
     if not isinstance(ref, A.Obj):
         raise NotRendered("Amount:for_each")
     if ref.words == ["counter"] and ref.quantifier is None and len(ref.qualifiers) == 2:
@@ -116,6 +119,10 @@ def _production(add: A.AddMana) -> str:
         # "one mana of any color that a land an opponent controls could produce" (CR 106.7)
         what = "type" if add.of_type else "color"
         return f"{count} of any {what} that {render(add.source, role='subject')} could produce" + tail
+    if p == "dependent" and add.of_type and not add.options and isinstance(add.source, A.Obj) \
+            and add.source.qualifiers == ["that_creature"]:
+        # "one mana of any type that land produced" (CR 106.7: the type the tapped permanent produced)
+        return f"{count} of any type {render(add.source)} produced" + tail
     if add.options or add.source is not None:
         raise NotRendered(f"AddMana:{p}")
     if p == "any_color":
@@ -139,12 +146,15 @@ def _production(add: A.AddMana) -> str:
 def render_add(add: A.AddMana, **_) -> str:
     """"Add {G}" / "Add {R} or {G}" / "Add two mana of any one color" / "that player adds {G}{G}"
     / "add {C}{C} instead" (CR 106.3, 106.6, 614.1a)."""
-    if add.of_type and add.production not in ("any_type", "could_produce"):
+    if add.of_type and add.production not in ("any_type", "could_produce", "dependent"):
         raise NotRendered("AddMana:rider")
     if add.player is not None:
         if not isinstance(add.player_obj, A.Obj):
             raise NotRendered("AddMana:rider")
-        verb = f"{render(add.player_obj, role='subject')} adds "
+        obj = add.player_obj
+        # the verb agrees with its subject: "that player adds", "You add {B}{B}" (Priest of Forgotten Gods)
+        third = not (obj.quantifier == "you" and not obj.qualifiers) and not is_plural(obj)
+        verb = f"{render(obj, role='subject')} {'adds' if third else 'add'} "
     else:
         verb = "Add "
     out = verb + ("an additional " if add.additional else "") + _production(add)

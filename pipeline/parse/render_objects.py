@@ -83,6 +83,7 @@ POSTS = {
     "exiled_with": "exiled with ~", "of_that_type": "of that type", "not_cast": "that wasn't cast",
     "crewed_it": "that crewed it this turn", "chosen_name": "with the chosen name",
     "you_cast": "you cast", "opps_cast": "your opponents cast",
+    "you_cast_this_turn": "you cast this turn", "you_drew_this_turn": "you've drawn this turn",
 }
 
 #: "the exiled card", "the sacrificed creature" (objects.lark q_the_exiled: the participle is its form)
@@ -92,6 +93,7 @@ THE_PARTICIPLES = ("exiled", "enchanted", "milled", "sacrificed", "revealed", "d
 QUANTITY_WORDS = {
     "opponents_you_have": "the number of opponents you have",  # CR 102.2
     "life_gained_this_turn": "the amount of life you gained this turn",  # CR 119.3
+    "life_total": "your life total",  # CR 119.1
     "life_lost_this_way": "the life lost this way",
     "damage_dealt_this_way": "the damage dealt this way",  # CR 120
     "damage_prevented_this_way": "the damage prevented this way",  # CR 615.5

@@ -490,8 +490,6 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
     def at_for_each(self, meta, ch):
         return A.Amount("for_each", ref=_first(ch, A.Obj), text=self._t(meta))
 
-    def mk_produced_type(self, meta, ch):
-        return A.AddMana("dependent", of_type=True, source=A.Text(self._low(meta)[len("of any type "):]))
 
     def aw_that_much_syms(self, meta, ch):
         return A.AddMana("fixed", symbols=_flat_syms(ch),
@@ -629,7 +627,9 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
 
     def c_remove_counters_any_number(self, meta, ch):
         c = self._c_remove(meta, ch)
-        c.amount = A.Amount("other", text="any number" if "any number" in self._low(meta) else "one or more")
+        # "any number of" (CR 107.1: a number the player chooses) is Amount(any); "one or more" stays other
+        any_number = "any number" in self._low(meta)
+        c.amount = A.Amount("any" if any_number else "other", text="any number" if any_number else "one or more")
         return c
 
     _c_remove = _ac("remove_counters")

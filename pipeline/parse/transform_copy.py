@@ -160,6 +160,20 @@ class CopyRules(Transformer):
         cut = txt.lower().rfind(" with ")
         return [A.CopyException("is_type", words, txt[:cut]), A.CopyException("has_keyword", kw, txt[cut + 1:])]
 
+    def ce_is_type_with_addition(self, meta, ch):
+        """"it's a 4/4 Dragon creature with flying in addition to its other types" (Will of the
+        Temur) → [is_type (types added, CR 707.9b), has_keyword (CR 707.9a)]."""
+        words = [c for c in ch if isinstance(c, str)]
+        kws = [c for c in ch if isinstance(c, A.Keyword)]
+        txt = self._t(meta)
+        low = txt.lower()
+        cut, add = low.rfind(" with "), low.rfind(" in addition ")
+        lits = list(self._raw_lits)
+        head = lits[:lits.index("with")]
+        tail = lits[lits.index("in"):]
+        return [A.CopyException("is_type", words, txt[:cut] + txt[add:], form=head + tail, addition="types"),
+                A.CopyException("has_keyword", kws, txt[cut + 1:add], form=["with"])]
+
     # conditions of one exception (copy_if): Action("condition:…") like the cond rules
     def _cif(name):  # noqa: N805
         def f(self, meta, ch):
@@ -228,6 +242,8 @@ class CopyRules(Transformer):
                                     additional="additional" in self._lits)  # CR 122.6
             elif kind == "pt":
                 val = self._low(meta)
+            elif kind == "not_color":  # "it doesn't copy that creature's color": the type word (CR 205)
+                val = [str(c).lower() for c in ch if isinstance(c, Token) and c.type == "CARDTYPE"]
             exc = A.CopyException(kind, val, self._t(meta), condition=_first(ch, A.Action),
                                   form=list(self._raw_lits))
             if addition is not None:  # CR 707.9b: types added to the copiable values, not set
@@ -254,10 +270,14 @@ class CopyRules(Transformer):
     ce_has_this_ability = _ce("has_this_ability")
     ce_loses = _ce("loses_ability")
     def ce_has_keyword_this(self, meta, ch):
-        """"it has hexproof and this ability" → has_keyword (value: the keywords; the text keeps
-        "and this ability")."""
+        """"it has hexproof and this ability" → [has_keyword (the keywords), has_this_ability]
+        (CR 707.9a: both abilities are gained)."""
         kws = [n for c in ch for n in (c if isinstance(c, list) else [c]) if isinstance(n, A.Node)]
-        return A.CopyException("has_keyword", kws, self._t(meta))
+        lits = list(self._raw_lits)
+        txt = self._t(meta)
+        cut = txt.lower().rfind(" and this ability")
+        return [A.CopyException("has_keyword", kws, txt[:cut], form=lits[:2]),
+                A.CopyException("has_this_ability", None, txt[cut + 5:])]
 
     def ce_has_keyword_ability(self, meta, ch):
         q = next((c for c in ch if isinstance(c, Token) and c.type == "QUOTED"), None)

@@ -57,6 +57,25 @@ class ManaRules(Transformer):
         syms = [s for c in ch if isinstance(c, list) for s in c if isinstance(s, A.ManaSymbol)]
         return A.AddMana("fixed", symbols=syms, amount=_first(ch, A.Amount))
 
+    def mk_produced_type(self, meta, ch):
+        """"one mana of any type that land produced" (Heartbeat of Spring; CR 106.7, 605.1b): a
+        dependent production whose source is the permanent tapped for mana, ``Obj`` "that <type>"
+        (qualifier ``that_creature``, as objects.lark reads "that land")."""
+        word = next(str(t).lower() for t in ch if isinstance(t, Token) and str(t).lower() not in
+                    ("of", "any", "type", "that", "produced"))
+        low = self._low(meta)
+        text = self._t(meta)[low.index("that "):low.rindex(" produced")]
+        return A.AddMana("dependent", of_type=True, source=A.Obj(None, None, [word], text, ["that_creature"]))
+
+    def at_for_each_spent(self, meta, ch):
+        """"for each {S} spent to cast this spell" (Tundra Fumarole; CR 106.1, 601.2h: the mana paid
+        for a spell's costs) → Amount(for_each, ref=Action("quantity:mana_spent_to_cast", obj=the
+        spell, extra.symbols=the symbols counted))."""
+        syms = [s for c in ch if isinstance(c, list) for s in c if isinstance(s, A.ManaSymbol)]
+        ref = A.Action("quantity:mana_spent_to_cast", obj=_first(ch, A.Obj), extra={"symbols": syms},
+                       text=self._t(meta)[len("for each "):])
+        return A.Amount("for_each", ref=ref, text=self._t(meta))
+
     def mana_persist_steps(self, meta, ch):
         """"Until end of turn, you don't lose this mana as steps and phases end." (CR 106.4:
         mana empties from the pool at the end of each step and phase; this effect stops that)."""

@@ -73,6 +73,9 @@ class ObjectRules(Transformer):
         return A.Amount("equal_to", ref=A.Action("quantity:" + name, obj=obj, extra=extra, text=self._t(meta)),
                         text=self._t(meta))
 
+    def qt_life_total(self, meta, ch):  # CR 119.1: "your life total"
+        return self._quantity(meta, "life_total")
+
     def qt_damage_prevented(self, meta, ch):  # CR 615.5: an effect referring to the damage prevented
         return self._quantity(meta, "damage_prevented_this_way")
 

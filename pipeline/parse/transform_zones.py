@@ -92,6 +92,10 @@ class ZoneRules(Transformer):
     """Mixin of ToAst for zones.lark (see the module docstring for the shapes)."""
 
     # ------------------------------------------------------------------ zone objects
+    def p_you_drew_this_turn(self, meta, ch):
+        """"cards you've drawn this turn" (CR 121.1): qualifier ``you_drew_this_turn``."""
+        return "you_drew_this_turn"
+
     def o_top_cards(self, meta, ch):
         """"the top card of your library", "the top three cards of target player's library"."""
         lits = list(self._lits)
