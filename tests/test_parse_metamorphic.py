@@ -126,6 +126,8 @@ def _drop(node: dict, keys: tuple[str, ...]) -> dict:
 PAIRS = [
     ("counter kind put", ("Hunger of the Howlpack", "Put a +1/+1 counter on target creature."),
      ("Scar", "Put a -1/-1 counter on target creature."), None, ()),
+    ("counter kinds of the generated lexicon (storage / charge)", ("Mercadian Bazaar", "Put a storage counter on"),
+     ("Black Mana Battery", "Put a charge counter on"), None, ()),
     ("counter kind enters with", ("Scholar of New Horizons", "enters with a +1/+1 counter"),
      ("Wickerbough Elder", "enters with a -1/-1 counter"), None, ()),
     ("that many / a (counters)", ("Woodland Champion", "put that many +1/+1 counters on this creature"),
