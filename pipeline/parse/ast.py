@@ -667,6 +667,13 @@ class ChooseCount(Node):
     high: int | None
     same_mode: bool = False
     chooser: str | None = None
+    #: "Choose one that hasn't been chosen [this turn] —": "game" / "turn", else None
+    unchosen: str | None = None
+    #: "Choose one. If [condition], [you may] choose both instead.": the count chosen instead
+    #: (a ChooseCount), its condition (a condition Action, Unparsed when unread) and the "you may"
+    upgrade: "ChooseCount | None" = None
+    upgrade_condition: "Node | None" = None
+    upgrade_optional: bool = False
 
 
 @dataclass

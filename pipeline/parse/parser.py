@@ -17,7 +17,7 @@ from pipeline.parse import ast as A
 from pipeline.parse.grammar import get_parser, parse_version
 from pipeline.parse.render import round_trip
 from pipeline.parse.normalize import lower_same_length, normalize_chars, normalize_wording, self_names
-from pipeline.parse.segment import (ability_blocks, chapter_prefix, prefix_role, split_ability_word,
+from pipeline.parse.segment import (ability_blocks, chapter_prefix, mode_name_pieces, prefix_role, split_ability_word,
                                     split_reminders, split_sentences, top_level_all, top_level_index)
 from pipeline.parse.transform import ToAst
 
@@ -82,7 +82,7 @@ def parse_effect(text: str) -> list[A.Node]:
     return _merge_riders(out)
 
 
-_LEADS = re.compile(r"^(if|until|as long as|for each|otherwise|then|at the beginning of|during|when|whenever|instead)\b", re.I)
+_LEADS = re.compile(r"^(if|until|as long as|as ~ enters|for each|otherwise|then|at the beginning of|during|when|whenever|instead)\b", re.I)
 
 
 def _partial_sentence(core: str, sent: str) -> A.Node | None:
@@ -211,6 +211,29 @@ _MODAL_HEAD_RE = re.compile(r"(?:^|(?<=[ ,:]))(?:(an opponent) chooses|choose) (
                             r"(?:\. (you may choose the same mode more than once)\.)?(?: —)?$", re.I)
 
 
+#: "one that hasn't been chosen [this turn]"; "one. If …, [you may] choose both instead." (CR 700.2)
+_UNCHOSEN_RE = re.compile(r"^(.+?) that hasn't been chosen( this turn)?$", re.I)
+_UPGRADE_RE = re.compile(r"^(.+?)\. (if .+), (you may )?choose (.+?) instead\.?$", re.I)
+
+
+def _choose_phrase(phrase: str) -> A.Node:
+    """The modal count of a "Choose …" phrase with its variants (:func:`_choose_count`)."""
+    m = _UNCHOSEN_RE.match(phrase)
+    if m:
+        c = _choose_count(m.group(1))
+        if isinstance(c, A.ChooseCount):
+            c.unchosen = "turn" if m.group(2) else "game"
+            return c
+    m = _UPGRADE_RE.match(phrase)
+    if m:
+        c, up = _choose_count(m.group(1)), _choose_count("two" if m.group(4).lower() == "both" else m.group(4))
+        if isinstance(c, A.ChooseCount) and isinstance(up, A.ChooseCount):
+            c.upgrade, c.upgrade_optional = up, m.group(3) is not None
+            c.upgrade_condition = parse_segment("start_lead", m.group(2)) or A.Unparsed(m.group(2))
+            return c
+    return _choose_count(phrase)
+
+
 def _modal(body: str) -> tuple[A.Node, str]:
     lines = body.split("\n")
     head = lines[0].strip()
@@ -218,7 +241,7 @@ def _modal(body: str) -> tuple[A.Node, str]:
     m = _MODAL_HEAD_RE.search(head)
     idx = m.start() if m else -1
     phrase = m.group(2).rstrip(" —").strip() if m else head
-    choose = _choose_count(phrase)
+    choose = _choose_phrase(phrase)
     if m and isinstance(choose, A.ChooseCount):
         choose.same_mode = m.group(3) is not None
         choose.chooser = "opponent" if m.group(1) else None
@@ -364,12 +387,17 @@ def parse_line(line: str, index: int, *, type_line: str = "", names: tuple[str, 
                 pieces.append(A.Piece(s, s + len(aw), prefix_role(aw), norm[s:s + len(aw)]))
                 pieces.append(A.Piece(s + len(aw), s + off, "sep", norm[s + len(aw):s + off]))
                 s = s + off
-        pieces.append(A.Piece(s, e, role, norm[s:e]))
+        if role == "body" and "\n•" in norm:  # names of modes (CR 700.2) are flavor words (CR 207.2d)
+            subs = mode_name_pieces(norm[s:e], s)
+        else:
+            subs = [(s, e, role)]
+        for ss, se, srole in subs:
+            pieces.append(A.Piece(ss, se, srole, norm[ss:se]))
+            if srole == "body":
+                body_parts.append(("\n" if newline and body_parts else " ") + norm[ss:se])
+                newline = False
         if role == "reminder":
             reminders.append(norm[s + 1:e - 1] if norm[e - 1:e] == ")" else norm[s + 1:e])
-        elif role == "body":
-            body_parts.append(("\n" if newline and body_parts else " ") + norm[s:e])
-            newline = False
         if role != "body" and "\n" in norm[s:e]:
             newline = True
     body_text = "".join(body_parts).lstrip()

@@ -153,7 +153,8 @@ def render_ability(ability: A.Ability) -> str:
     or CR term heading the ability the same way, segment.prefix_role) or the body (also after a
     flavor word, CR 207.2d). Raises NotRendered."""
     body = render(ability.body)
-    if any(p.role == "flavor_word" for p in ability.pieces):
+    if ability.pieces and ability.ability_word and any(
+            p.role == "flavor_word" and p.text == ability.ability_word for p in ability.pieces[:2]):
         return body  # a flavor word (CR 207.2d) is not rendered; expected_text leaves it out
     if ability.ability_word:
         if not _is_ability_word(ability.ability_word):

@@ -109,8 +109,23 @@ def render_modal(m: A.Modal, **_) -> str:
     if c.chooser not in (None, "opponent"):
         raise NotRendered("Modal:chooser")
     out = ("An opponent chooses " if c.chooser == "opponent" else "Choose ") + choose_words(c)
+    if c.unchosen is not None:  # "Choose one that hasn't been chosen [this turn] —"
+        if c.unchosen not in ("game", "turn") or c.same_mode or c.upgrade is not None:
+            raise NotRendered("Modal:unchosen")
+        out += " that hasn't been chosen" + (" this turn" if c.unchosen == "turn" else "")
+    if c.upgrade is not None:  # "Choose one. If …, you may choose both instead." (no dash)
+        up = c.upgrade
+        if c.same_mode or not isinstance(up, A.ChooseCount) or c.upgrade_condition is None:
+            raise NotRendered("Modal:upgrade")
+        both = up.low == up.high == len(m.modes) == 2
+        words = "both" if both else choose_words(up)
+        may = "you may " if c.upgrade_optional else ""
+        out += f". If {render(c.upgrade_condition)}, {may}choose {words} instead."
     # CR 700.2d: "Choose three. You may choose the same mode more than once." (no dash)
-    out += ". You may choose the same mode more than once." if c.same_mode else " —"
+    elif c.same_mode:
+        out += ". You may choose the same mode more than once."
+    else:
+        out += " —"
     for mode in m.modes:
         out += "\n• " + effects(mode)
     return out

@@ -84,3 +84,16 @@ def render_action_cost(c: A.ActionCost, **_) -> str:
 def render_additional(c: A.AdditionalCost, **_) -> str:
     """CR 601.2b: "As an additional cost to cast this spell, [you may] [cost]"."""
     return "As an additional cost to cast ~, " + ("you may " if c.optional else "") + uncap(render(c.cost))
+
+
+@renders(A.AlternativeCost)
+def render_alternative(c: A.AlternativeCost, **_) -> str:
+    """CR 118.9: "You may [cost] rather than pay ~'s mana cost" — the components in the sentence's
+    words ("pay {1} and return a basic land you control to its owner's hand"): a mana component is
+    "pay {…}", two components are joined by "and", more by ", … , and"."""
+    if not isinstance(c.cost, A.Cost) or not c.cost.components or c.condition is not None:
+        raise NotRendered("AlternativeCost")
+    parts = [("pay " + render(p)) if isinstance(p, A.ManaCost) else uncap(render(p)) for p in c.cost.components]
+    body = parts[0] if len(parts) == 1 else (f"{parts[0]} and {parts[1]}" if len(parts) == 2
+                                             else ", ".join(parts[:-1]) + f", and {parts[-1]}")
+    return f"you may {body} rather than pay ~'s mana cost"

@@ -13,7 +13,8 @@ _PT = __import__("re").compile(r"^[+-](?:\d+|X)/[+-](?:\d+|X)$")
 
 
 #: condition verbs whose renderer writes its own leading words ("as long as …", "the next time …")
-SELF_LEADING = frozenset({"condition:as_long_as", "condition:next_time_would_deal_damage", "condition:during_turn"})
+SELF_LEADING = frozenset({"condition:as_long_as", "condition:next_time_would_deal_damage", "condition:during_turn",
+                          "condition:as_enters"})
 
 
 @renders(A.Sentence)

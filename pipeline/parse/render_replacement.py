@@ -7,7 +7,7 @@ from __future__ import annotations
 from pipeline.parse import ast as A
 from pipeline.parse.render import NotRendered, extra_keys, render, renders_verb
 from pipeline.parse.render_effects import _duration_tail, _obj
-from pipeline.parse.render_objects import amount_number
+from pipeline.parse.render_objects import amount_number, is_plural
 
 
 @renders_verb("prevent_next")
@@ -56,3 +56,99 @@ def render_next_time(a: A.Action, **_) -> str:
     if a.obj is None or not isinstance(to, A.Obj) or a.amount is not None:
         raise NotRendered(a.verb)
     return f"the next time {render(a.obj, role='subject')} would deal damage to {render(to)}{_duration_tail(a)}"
+
+
+@renders_verb("condition:as_enters")
+def render_as_enters(a: A.Action, **_) -> str:
+    """"As ~ enters" — the event a replacement effect modifies (CR 614.1c, 614.12)."""
+    extra_keys(a, set())
+    if a.obj is None or a.obj.quantifier != "self" or a.amount is not None:
+        raise NotRendered("Action:condition:as_enters")
+    return "as ~ enters"
+
+
+@renders_verb("prevent_damage_to_by")
+def render_prevent_damage_to_by(a: A.Action, **_) -> str:
+    """"Prevent all damage that would be dealt to ~ by creatures" (CR 615.1)."""
+    extra_keys(a, {"objects"})
+    objs = a.extra.get("objects") or []
+    if len(objs) != 1 or a.subject is not None or a.amount is not None:
+        raise NotRendered("Action:prevent_damage_to_by")
+    return f"prevent all damage that would be dealt to {_obj(a)} by {render(objs[0])}"
+
+
+@renders_verb("prevent_n_of_that")
+def render_prevent_n_of_that(a: A.Action, **_) -> str:
+    """"prevent 1 of that damage" (CR 615.7: part of the damage of the replaced event)."""
+    extra_keys(a, set())
+    if a.subject is not None or a.obj is not None:
+        raise NotRendered("Action:prevent_n_of_that")
+    return f"prevent {amount_number(a.amount, words=False)} of that damage"
+
+
+@renders_verb("damage_double")
+def render_damage_double(a: A.Action, **_) -> str:
+    """"it deals double that damage to that permanent or player instead" (CR 614.1a)."""
+    extra_keys(a, {"instead"})
+    if a.extra.get("instead") is not True or a.subject is None or a.amount is not None:
+        raise NotRendered("Action:damage_double")
+    verb = "deal" if is_plural(a.subject) else "deals"
+    return f"{render(a.subject, role='subject')} {verb} double that damage to {_obj(a)} instead"
+
+
+@renders_verb("counters_instead")
+def render_counters_instead(a: A.Action, **_) -> str:
+    """"twice that many … counters are put on it instead" / "that many plus one +1/+1 counters are put
+    on that creature instead" (CR 614.1a, 122.6)."""
+    from pipeline.parse.render_counters import counter_word
+
+    extra_keys(a, {"mode", "counter", "instead"})
+    mode = a.extra.get("mode")
+    if a.extra.get("instead") is not True or a.subject is not None:
+        raise NotRendered("Action:counters_instead")
+    if mode == "twice" and a.amount is None:
+        many = "twice that many"
+    elif mode == "plus" and a.amount is not None:
+        many = f"that many plus {amount_number(a.amount)}"
+    else:
+        raise NotRendered("Action:counters_instead:mode")
+    return f"{many} {counter_word(a.extra.get('counter'))} counters are put on {_obj(a)} instead"
+
+
+@renders_verb("condition:counters_would_be_put")
+def render_counters_would_be_put(a: A.Action, **_) -> str:
+    """"one or more +1/+1 counters would be put on a creature you control" (CR 614.1a)."""
+    from pipeline.parse.render_counters import counter_word
+
+    extra_keys(a, {"counter"})
+    if a.amount is not None:
+        raise NotRendered(a.verb)
+    return f"one or more {counter_word(a.extra.get('counter'))} counters would be put on {_obj(a)}"
+
+
+@renders_verb("condition:source_would_deal_damage")
+def render_source_would_deal(a: A.Action, **_) -> str:
+    """"a source you control would deal damage to an opponent" (CR 614.1a, 615: the replaced event)."""
+    extra_keys(a, {"to"})
+    to = a.extra.get("to")
+    if not isinstance(to, A.Obj) or a.amount is not None:
+        raise NotRendered(a.verb)
+    return f"{render(a.obj, role='subject')} would deal damage to {render(to)}"
+
+
+#: skipped steps and whose (CR 614.10; replacement.lark ``skip_step`` and the possessive words)
+SKIP_STEPS = frozenset({"turn", "untap step", "upkeep", "draw step", "combat phase", "untap steps", "draw steps"})
+SKIP_PLAYERS = frozenset({"your", "their", "that player's"})
+
+
+@renders_verb("skip")
+def render_skip(a: A.Action, **_) -> str:
+    """"Skip your draw step", "Players skip their untap steps", "skips their next turn" (CR 614.10)."""
+    from pipeline.parse.render_effects import subject_verb
+
+    extra_keys(a, {"step", "player", "next", "optional"})
+    step, who = a.extra.get("step"), a.extra.get("player")
+    if step not in SKIP_STEPS or who not in SKIP_PLAYERS or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:skip")
+    nxt = "next " if a.extra.get("next") is True else ""
+    return f"{subject_verb(a, 'skip', 'skips')} {who} {nxt}{step}"

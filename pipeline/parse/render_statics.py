@@ -285,3 +285,72 @@ def render_escapes_with(a: A.Action, **_) -> str:
     if plural:
         raise NotRendered("Action:escapes_with:plural")
     return f"{who} escapes with {counters(a.amount, a.extra.get('counter'))} on it"
+
+
+def _type_words(a: A.Action) -> str:
+    words = a.extra.get("words") or []
+    if words == ["chosen type"]:  # "the chosen type" (a type chosen as the permanent entered, CR 614.12)
+        return "the chosen type"
+    return descriptor(list(words))
+
+
+@renders_verb("is")
+def render_is(a: A.Action, **_) -> str:
+    """"Enchanted land is a Swamp", "All Mountains are Plains" (type-changing effects, CR 205.1a,
+    305.7): the article is the form the rule kept."""
+    from pipeline.parse.render_objects import article
+
+    extra_keys(a, {"words", "form"})
+    form = a.extra.get("form") or []
+    if form not in ([], ["a"]) or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:is")
+    who, plural = _subject(a)
+    what = _type_words(a)
+    if form:
+        what = f"{article(what)} {what}"
+    return f"{who} {'are' if plural else 'is'} {what}"
+
+
+@renders_verb("is_also")
+def render_is_also(a: A.Action, **_) -> str:
+    """"~ is the chosen type in addition to its other types", "Creatures you control are artifacts in
+    addition to their other types", "… is a Vampire in addition to its other creature types", "Lands
+    you control are every basic land type in addition to their other types", "~ is also a Cleric,
+    Rogue, Warrior, and Wizard" (CR 205.1b: types added, the old ones kept)."""
+    from pipeline.parse.render_objects import article
+
+    extra_keys(a, {"words", "form", "every", "other_types"})
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:is_also")
+    who, plural = _subject(a)
+    verb = "are" if plural else "is"
+    form = a.extra.get("form") or []
+    words = a.extra.get("words") or []
+    if not form and "every" not in a.extra and "other_types" not in a.extra:  # c_is_also_list
+        names = [descriptor([w]) for w in words]
+        if len(names) < 2 or plural:
+            raise NotRendered("Action:is_also:list")
+        listed = (f"{names[0]} and {names[1]}" if len(names) == 2
+                  else ", ".join(names[:-1]) + f", and {names[-1]}")
+        return f"{who} is also {article(names[0])} {listed}"
+    pron = "its" if "it" in form else "their" if "their" in form else None
+    if pron is None or (pron == "their") != plural:
+        raise NotRendered("Action:is_also:form")
+    if a.extra.get("every") == "basic land type":  # CR 305.6
+        what = "every basic land type"
+    else:
+        what = _type_words(a)
+        if "a" in form:
+            what = f"{article(what)} {what}"
+    kind = a.extra.get("other_types")
+    other = f"{descriptor([kind])} types" if kind else "types"
+    return f"{who} {verb} {what} in addition to {pron} other {other}"
+
+
+@renders_verb("condition:control_as_cast")
+def render_control_as_cast(a: A.Action, **_) -> str:
+    """"you control a commander as you cast ~" (a modal upgrade's condition, CR 700.2, 601.2)."""
+    extra_keys(a, set())
+    if a.obj is None or a.amount is not None:
+        raise NotRendered(a.verb)
+    return f"you control {render(a.obj)} as you cast ~"

@@ -116,6 +116,29 @@ def prefix_role(word: str) -> str:
     return "flavor_word"
 
 
+#: a mode line's name: "• Breathe Flame — ~ deals X damage …" (the name at a bullet, CR 700.2)
+_MODE_NAME_RE = re.compile(r"(?m)^(• ?)([A-Z][A-Za-z' ,!-]{1,40}?) — (?=\S)")
+
+
+def mode_name_pieces(text: str, start: int) -> list[tuple[int, int, str]]:
+    """Cut the names of modes out of one body piece of a modal block (offsets ``start``-based):
+    ``[(s, e, role)]`` with role "body", "flavor_word" (a name with no rules meaning, CR 207.2d, as
+    "Breathe Flame" on Klauth's Will) or "sep" (the " — " after it). A name that is an ability
+    word or a keyword (:func:`prefix_role`) stays in the body."""
+    out: list[tuple[int, int, str]] = []
+    pos = 0
+    for m in _MODE_NAME_RE.finditer(text):
+        if prefix_role(m.group(2)) != "flavor_word":
+            continue
+        name_s, name_e = m.start(2), m.end(2)
+        out.append((start + pos, start + name_s, "body"))
+        out.append((start + name_s, start + name_e, "flavor_word"))
+        out.append((start + name_e, start + m.end(), "sep"))
+        pos = m.end()
+    out.append((start + pos, start + len(text), "body"))
+    return [p for p in out if p[1] > p[0]]
+
+
 def chapter_prefix(body: str) -> tuple[list[int], int] | None:
     """Saga chapter prefix "I, II — " → ([1, 2], offset after it), else None (CR 714.2b)."""
     m = _CHAPTER_RE.match(body)

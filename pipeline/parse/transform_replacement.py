@@ -12,7 +12,7 @@ node classes):
 * ``Sentence{condition: Action("condition:next_time_would_deal_damage", obj: source, extra: {to,
   duration}), effects}``; ``Sentence([Action{verb: "redirect_next", obj, amount, extra: {to, duration}}])``;
 * ``Action{verb: "skip", extra: {step, player, next}}``;
-* ``Sentence{condition: Text("as_enters"), effects: [Action{…, extra.optional}]}``;
+* ``Sentence{condition: Action("condition:as_enters", obj ~), effects: [Action{…, extra.optional}]}``;
 * ``Action{verb: "exile", extra: {instead: True, instead_of?: "graveyard"}}``;
 * ``Sentence([Action{verb: "damage_cant_be_prevented", extra.duration}])``.
 """
@@ -93,7 +93,7 @@ class ReplacementRules(Transformer):
         if isinstance(act, A.Action):
             act.subject = A.Obj("you", None, [], "you")
             act.extra["optional"] = True
-        return A.Sentence([act], condition=A.Text("as_enters"))
+        return A.Sentence([act], condition=as_enters())
 
 
     # ------------------------------------------------------------ instead (CR 614.1a)
@@ -129,3 +129,11 @@ class ReplacementRules(Transformer):
             if kids.index(dur) < kids.index(_first(kids, A.Obj)):
                 extra["duration_first"] = True
         return A.Action("prevent", obj=_first(ch, A.Obj), extra=extra, text=self._t(meta))
+
+    def lead_as_enters(self, meta, ch):  # "As ~ enters, …" (CR 614.12, 614.1c)
+        return as_enters()
+
+
+def as_enters() -> A.Action:
+    """The replacement's event "As ~ enters" as a sentence condition (CR 614.1c, 614.12)."""
+    return A.Action("condition:as_enters", obj=A.Obj("self", None, ["~"], "~"), text="as ~ enters")

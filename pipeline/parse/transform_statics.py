@@ -167,8 +167,10 @@ class StaticRules(Transformer):
     def cd_you_would_gain_life(self, meta, ch):
         return self._cond("you_would_gain_life", meta, ch)
 
-    def cd_source_would_deal(self, meta, ch):
-        return self._cond("source_would_deal_damage", meta, ch)
+    def cd_source_would_deal(self, meta, ch):  # "a source you control would deal damage to an opponent"
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        return self._cond("source_would_deal_damage", meta, ch, to=objs[-1]) if len(objs) > 1 else \
+            self._cond("source_would_deal_damage", meta, ch)
 
     def cd_neither_day_night(self, meta, ch):  # CR 726.2
         return self._cond("neither_day_nor_night", meta, ch)
@@ -211,6 +213,9 @@ class StaticRules(Transformer):
     def cd_is_color(self, meta, ch):  # CR 105.2
         color = next((str(c).lower() for c in ch if isinstance(c, Token) and c.type == "COLOR"), None)
         return self._cond("is_color", meta, ch, color=color)
+
+    def cd_control_as_cast(self, meta, ch):  # "you control a commander as you cast ~" (CR 601.2)
+        return self._cond("control_as_cast", meta, ch)
 
     def cd_opp_graveyard(self, meta, ch):
         return self._cond("opp_graveyard_size", meta, ch)
