@@ -265,6 +265,15 @@ class AbilitiesOf(Obj):
     possessive: bool = False
 
 
+@dataclass
+class TypesAmong(Obj):
+    """Types counted among objects: "basic land types among lands you control" (domain, CR 205.3i,
+    207.2c), "creature types among creatures you control" — ``words`` the kind of type with
+    "type"/"types" last, ``among`` the :class:`Obj` whose types are counted. ``quantifier`` is
+    "types_among"."""
+    among: "Obj | None" = None
+
+
 # --------------------------------------------------------------------------- amounts and mana
 @dataclass
 class Amount(Node):

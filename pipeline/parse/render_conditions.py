@@ -21,7 +21,9 @@ FIXED = {
 
 
 def _fixed(a: A.Action, **_) -> str:
-    extra_keys(a, set())
+    words = FIXED[a.verb.split(":", 1)[1]]
+    # "If you don't, …": the negation the rule's literals carry is the wording's own "n't"
+    extra_keys(a, {"negated"} if "n't" in words and a.extra.get("negated") is True else set())
     if a.obj is not None or a.amount is not None:
         raise NotRendered(a.verb)
     return FIXED[a.verb.split(":", 1)[1]]

@@ -159,7 +159,7 @@ def quantity(amount: A.Amount) -> str:
     ref = amount.ref
     if "stat" in ref.qualifiers:
         return render_obj(ref)
-    return "the number of " + render_obj(ref, prep="in")
+    return "the number of " + render(ref, prep="in")  # (dispatch: an Obj subclass has its own renderer)
 
 
 #: qualifiers whose alternatives differ by a literal word kept as their form (``form:<w>+<w>``

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from pipeline.parse import ast as A
-from pipeline.parse.render import NotRendered, extra_keys, render, renders_verb
+from pipeline.parse.render import NotRendered, extra_keys, render, renders, renders_verb
 from pipeline.parse.render_effects import _duration_tail
 from pipeline.parse.render_objects import descriptor, is_plural, quantity
 
@@ -182,6 +182,7 @@ FIXED_SENTENCES = {
     "effect_doesnt_remove_self": "this effect doesn't remove ~",  # CR 702.16c: protection vs. the Aura granting it
     "cost_reduction_floor_one": "this effect can't reduce the mana in that cost to less than one mana",  # CR 601.2f
     "cost_reduction_colored_only": "this effect reduces only the amount of colored mana you pay",  # CR 601.2f
+    "triggers_only_once_each_turn": "this ability triggers only once each turn",  # CR 603.2c, 603.2h
     "token_doubling": ("if an effect would create one or more tokens under your control, it creates twice that "
                        "many of those tokens instead"),  # CR 614.1a
 }
@@ -354,3 +355,83 @@ def render_control_as_cast(a: A.Action, **_) -> str:
     if a.obj is None or a.amount is not None:
         raise NotRendered(a.verb)
     return f"you control {render(a.obj)} as you cast ~"
+
+
+@renders(A.TypesAmong)
+def render_types_among(obj: A.TypesAmong, **_) -> str:
+    """"basic land type among lands you control" (after "for each"), "creature types among creatures
+    you control" (CR 205.3, the types of the ``among`` object)."""
+    *kind, noun = obj.words or ["?"]
+    if noun not in ("type", "types") or not kind or not isinstance(obj.among, A.Obj) or obj.qualifiers \
+            or obj.count is not None:
+        raise NotRendered("TypesAmong")
+    return f"{descriptor(kind)} {noun} among {render(obj.among, prep='in')}"
+
+
+#: conditions of statics.lark with one wording and no object (``condition:<name>`` → words)
+FIXED_CONDITIONS = {
+    "completed_dungeon": "you've completed a dungeon",  # CR 309.7
+    "city_blessing": "you have the city's blessing",  # CR 702.131c
+    "neither_day_nor_night": "it's neither day nor night",  # CR 730.1
+    "revolt": "a permanent you controlled left the battlefield this turn",  # revolt, CR 207.2c
+    "attacking_alone": "it's attacking alone",  # CR 506.5
+}
+
+
+@renders_verb(*("condition:" + k for k in FIXED_CONDITIONS))
+def render_fixed_condition(a: A.Action, **_) -> str:
+    """A condition of :data:`FIXED_CONDITIONS`; any field set fails the round trip."""
+    extra_keys(a, set())
+    if a.obj is not None or a.amount is not None or a.subject is not None:
+        raise NotRendered(a.verb)
+    return FIXED_CONDITIONS[a.verb.split(":", 1)[1]]
+
+
+#: conditions of statics.lark "[object] <predicate>" (``condition:<name>`` → the predicate)
+OBJECT_CONDITIONS = {
+    "opp_controls": "an opponent controls {obj}",
+    "would_enter": "{obj} would enter",  # CR 614.12
+    "would_be_destroyed": "{obj} would be destroyed",  # CR 614.8 (regeneration-style replacements)
+}
+
+
+@renders_verb(*("condition:" + k for k in OBJECT_CONDITIONS))
+def render_object_condition(a: A.Action, **_) -> str:
+    """A condition of :data:`OBJECT_CONDITIONS` with its object."""
+    extra_keys(a, set())
+    if a.obj is None or a.amount is not None or a.subject is not None:
+        raise NotRendered(a.verb)
+    return OBJECT_CONDITIONS[a.verb.split(":", 1)[1]].format(obj=render(a.obj, role="subject"))
+
+
+@renders_verb("condition:is_color")
+def render_is_color(a: A.Action, **_) -> str:
+    """"it's red" / "enchanted creature is black" (CR 105.2: an object's color)."""
+    from pipeline.parse.lexicon import COLORS
+
+    extra_keys(a, {"color"})
+    color = a.extra.get("color")
+    if color not in COLORS or a.amount is not None:
+        raise NotRendered(a.verb)
+    if a.obj is None:
+        return f"it's {color}"
+    return f"{render(a.obj, role='subject')} is {color}"
+
+
+@renders_verb("condition:entered_this_turn")
+def render_entered_this_turn(a: A.Action, **_) -> str:
+    """"it entered this turn" (statics.lark ``cd_entered_this_turn``)."""
+    extra_keys(a, set())
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered(a.verb)
+    return "it entered this turn"
+
+
+@renders_verb("condition:attached_to")
+def render_attached_to(a: A.Action, **_) -> str:
+    """"~ is attached to a creature" (CR 301.5, 303.4: an Equipment or Aura attached)."""
+    extra_keys(a, {"to"})
+    to = a.extra.get("to")
+    if a.obj is None or not isinstance(to, A.Obj) or a.obj is to or a.amount is not None:
+        raise NotRendered(a.verb)
+    return f"{render(a.obj, role='subject')} is attached to {render(to)}"

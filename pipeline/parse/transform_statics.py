@@ -98,9 +98,9 @@ class StaticRules(Transformer):
 
     def o_types_among(self, meta, ch):  # "basic land types among lands you control" (domain)
         words = next((c for c in ch if isinstance(c, list)), [])
-        o = _first(ch, A.Obj)
-        return A.Obj("types_among", None, list(words) + ["type"], self._t(meta),
-                     ["among:" + (o.text if o is not None else "")])
+        noun = "types" if "types" in self._raw_lits else "type"
+        self._form_used = True  # (the noun keeps "type"/"types")
+        return A.TypesAmong("types_among", None, list(words) + [noun], self._t(meta), among=_first(ch, A.Obj))
 
     def p_same_name_as(self, meta, ch):
         o = _first(ch, A.Obj)
