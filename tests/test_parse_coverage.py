@@ -139,7 +139,8 @@ def test_as_enters_you_may_pay_life():  # Blood Crypt (CR 614.12)
             "enters the battlefield tapped.")
     ab = _line(text, "Blood Crypt", "Land — Swamp Mountain", 1)
     first = ab.body.effect[0]
-    assert first.condition == A.Text("as_enters")
+    # the replaced event "As ~ enters" is a condition node the renderer writes back (CR 614.12)
+    assert first.condition.verb == "condition:as_enters" and first.condition.obj.quantifier == "self"
     (act,) = first.effects
     assert act.verb == "pay_life" and act.amount.value == 2 and act.extra["optional"] is True
 
