@@ -150,7 +150,8 @@ def test_pump_until_end_of_turn_for_each():  # Elvish Berserker
                "blocking it.", "Elvish Berserker", "Creature — Elf Berserker")
     (act,) = _actions(ab, "pump")
     assert act.extra["pt"] == "+1/+1" and act.extra["duration"] == A.Duration("until end of turn", A.DurationKind.UNTIL_END_OF_TURN)
-    assert act.extra["for_each"].qualifiers == ["blocking:it"]
+    assert act.extra["for_each"].qualifiers == ["blocking"]
+    assert [r.quantifier for r in act.extra["for_each"].refs] == ["it"]  # the creature it blocks (CR 509.1)
 
 
 def test_lose_life_for_each():  # Stronghold Discipline

@@ -211,6 +211,12 @@ PAIRS = [
      ("Cursed Totem", "Activated abilities of creatures"), None, ()),
     ("granted protection from black / blue", ("Black Ward", "Enchanted creature has protection from black."),
      ("Blue Ward", "Enchanted creature has protection from blue."), None, ()),
+    # objects that post-modifiers name are nodes (Obj.refs), not text a stripped AST loses
+    ("that targets a player / a creature (CR 115.1)", ("Outwit", "Counter target spell that targets a player."),
+     ("Intervene", "Counter target spell that targets a creature."), None, ()),
+    ("and each player / and each planeswalker (CR 608.2c)",
+     ("Earthquake", "each creature without flying and each player"),
+     ("Magmaquake", "each creature without flying and each planeswalker"), "damage", ()),
 ]
 
 

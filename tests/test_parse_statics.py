@@ -71,8 +71,9 @@ def test_elderwood_scion_targeting_cost_changes():
     less = only(line("C18", "Elderwood Scion", "Spells you cast"))
     more = only(line("C18", "Elderwood Scion", "Spells your opponents cast"))
     assert (less.verb, more.verb) == ("cost_less", "cost_more")
-    assert less.subject.qualifiers == ["you_cast", "that_targets:~"]
-    assert more.subject.qualifiers == ["opps_cast", "that_targets:~"]
+    assert less.subject.qualifiers == ["you_cast", "that_targets"]
+    assert more.subject.qualifiers == ["opps_cast", "that_targets"]
+    assert [r.quantifier for r in less.subject.refs + more.subject.refs] == ["self", "self"]  # CR 115.1
     assert [s.generic for s in more.extra["mana"]] == [2]
 
 

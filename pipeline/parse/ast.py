@@ -246,13 +246,29 @@ class Obj(Node):
     count: Amount or None. words: the descriptor words in order (lowercased, e.g.
     ["nonland", "permanent"]). text: the original (normalised) text. qualifiers: the
     post-modifiers by rule name ("you_control", "opp_controls", "zone:your_graveyard",
-    "power<=", "with_keyword:flying" …).
+    "power<=", "with_keyword:flying" …). refs: the objects (or quantities, an Amount) that
+    post-modifiers name, in the order of the qualifiers that take one (:data:`REF_QUALIFIERS`: "a spell that targets ~" →
+    qualifiers ["that_targets"], refs [Obj(~)]; "each creature with flying and each player" →
+    ["with_keyword:flying", "and"], refs [Obj(each player)]).
     """
     quantifier: str | None
     count: "Amount | None"
     words: list[str]
     text: str
     qualifiers: list[str] = field(default_factory=list)
+    refs: list[Node] = field(default_factory=list)
+
+
+#: Qualifiers of an :class:`Obj` that name another object, held in ``Obj.refs`` in order:
+#: "that targets X" (CR 115.1), "other than X", "with the same name as X" (CR 201.2),
+#: "X and Y" (an object list, CR 608.2c), "blocking X" / "blocking or blocked by X" (CR 509.1),
+#: "attached to X" (CR 301.5, 303.4), "dealt damage by X this turn" (CR 120),
+#: "with the greatest power among X", "card types among X" (CR 205.2a); and those comparing with a
+#: quantity, whose ref is an :class:`Amount`: "with mana value less than or equal to Q" (``mv_leq``),
+#: "with mana value equal to Q", "with power less than or equal to Q" (CR 202.3, 208.1).
+REF_QUALIFIERS = ("that_targets", "that_targets_only", "other_than", "same_name_as", "and", "blocking",
+                  "blocking_or_blocked_by", "attached", "dealt_damage_by", "greatest", "among",
+                  "mv_leq", "mv_equal_to", "power_leq", "power_less_than")
 
 
 @dataclass
@@ -277,12 +293,13 @@ class TypesAmong(Obj):
 # --------------------------------------------------------------------------- amounts and mana
 @dataclass
 class Amount(Node):
-    """A quantity. kind: fixed|x|equal_to|for_each|that_many|one_to|any|up_to|other.
+    """A quantity. kind: fixed|x|equal_to|for_each|that_many|that_much|one_to|any|up_to|other.
 
     fixed → ``value`` int; x → ``variable`` "X" (defined elsewhere by a :class:`WhereX`,
     CR 107.3); equal_to / for_each → ``ref`` holds what is counted (an :class:`Obj`,
     :class:`Text` or :class:`Unparsed`); that_many → "that many" (a number an earlier
-    instruction determined); one_to → "one, two, or three" targets (``value`` 3, CR 601.2d: a
+    instruction determined); that_much → "that much" ("you gain that much life": the amount of
+    the event or instruction it refers to); one_to → "one, two, or three" targets (``value`` 3, CR 601.2d: a
     number of targets chosen up to ``value``); text is the original wording.
     """
     kind: str
@@ -290,6 +307,23 @@ class Amount(Node):
     variable: str | None = None
     ref: Node | None = None
     text: str = ""
+
+
+#: Closed lists of ``Scaled`` fields: the factor ("twice X", "half X") and the rounding of a half
+#: (CR 107.1a: a fractional number is rounded the way the ability says).
+SCALE_FACTORS = ("twice", "half")
+ROUNDINGS = ("up", "down")
+
+
+@dataclass
+class Scaled(Node):
+    """A quantity multiplied by a factor, as the ``ref`` of an ``Amount{equal_to}``: "twice the
+    number of creatures you control" → ``Scaled("twice", Amount{equal_to, ref: Obj})``; "half the
+    number of Zombies you control, rounded down" → factor "half", rounding "down" (CR 107.1a).
+    factor: one of SCALE_FACTORS; amount: the Amount scaled; rounding: one of ROUNDINGS or None."""
+    factor: str
+    amount: "Amount | None" = None
+    rounding: str | None = None
 
 
 #: Closed list of comparators (``Comparison.comparator``): "N or more" / "N or greater" / "N or

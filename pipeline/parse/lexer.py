@@ -91,7 +91,8 @@ LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "or": tuple(("ORV", (w,)) for w in ("there", "controlled", "cast", "casts", "you", "on",
                                                 "dies", "activate", "activates", "discards", "to")),
     "cast": (("CASTTW", ("this", "way")),),                           # "a spell cast this way" (obj_post)
-    ",": (("WHERECOMMA", ("where", "x")),),  # "Add X mana …, where X is …" (mana.lark), not "Add {B}, then …"
+    # "Add X mana …, where X is …" (mana.lark), not "Add {B}, then …"; "half …, rounded up" (objects.lark)
+    ",": (("WHERECOMMA", ("where", "x")), ("ROUNDCOMMA", ("rounded",))),
 }
 
 

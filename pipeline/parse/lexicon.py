@@ -88,7 +88,15 @@ _NON_COLORS = frozenset("non" + c for c in COLORS)  # "nonblack" (CR 105.2, 205.
 
 def is_object_word(word: str) -> bool:
     """True if ``word`` (lower case) may be rendered as a descriptor of an object or player."""
-    return word in OBJECT_WORDS or word in COLORS or word in _NON_COLORS or word in type_words()
+    if word in OBJECT_WORDS or word in COLORS or word in _NON_COLORS or word in type_words():
+        return True
+    # "nonattacking", "noncommander", "non-outlaw": "non" before a status or designation word
+    base = word[4:] if word.startswith("non-") else word[3:] if word.startswith("non") else ""
+    return base in _NON_BASES
+
+
+#: words "non" may negate besides types and colors ("nonattacking creature", "noncommander", CR 205.4b style)
+_NON_BASES = frozenset("attacking blocking tapped untapped token commander outlaw historic legendary".split())
 
 
 def is_keyword(name: str) -> bool:

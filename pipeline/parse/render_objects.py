@@ -32,6 +32,8 @@ def amount_number(amount: A.Amount, words: bool = True) -> str:
         return amount.variable
     if amount.kind == "that_many" and amount.ref is None:
         return "that many"
+    if amount.kind == "that_much" and amount.ref is None:  # "you gain that much life"
+        return "that much"
     raise NotRendered(f"Amount:{amount.kind}")
 
 
@@ -58,7 +60,7 @@ QUANTIFIERS = {
     "other": "other", "those": "those", "enchanted": "enchanted", "equipped": "equipped",
     "your": "your", "exiled": "exiled", "defending": "defending", "any": "any",
     "each_exiled": "each exiled", "each_enchanted": "each enchanted",
-    "this_ability": "this", "both": "both",  # "This ability costs {1} less to activate" (statics.lark c_this_ability)
+    "this_ability": "this", "both": "both",  # "This ability costs {1} less to activate" (statics.lark c_this_ability), "both creatures" (o_both)
 }
 
 ZONES = {
@@ -80,14 +82,32 @@ POSTS = {
     "its_controller_controls": "its controller controls", "battlefield": "on the battlefield",
     "your_choice": "of your choice", "their_choice": "of their choice", "in_party": "in your party", "attacking_you": "attacking you",
     "attacked": "that attacked this turn", "dealt_damage": "dealt damage this turn",
-    "exiled_with": "exiled with ~", "of_that_type": "of that type", "not_cast": "that wasn't cast",
+    "exiled_with": "exiled with ~", "exiled_with:~": "exiled with ~", "exiled_with:it": "exiled with it",  # CR 607.2a
+    "of_that_type": "of that type", "not_cast": "that wasn't cast",
     "crewed_it": "that crewed it this turn", "chosen_name": "with the chosen name",
     "you_cast": "you cast", "opps_cast": "your opponents cast",
     "you_cast_this_turn": "you cast this turn", "you_drew_this_turn": "you've drawn this turn",
+    "you_dont_own": "you don't own", "dealt_damage_this_way": "dealt damage this way",
+    "cast_this_way": "cast this way",  # CR 608.2c
+    "enchanted_player_controls": "enchanted player controls",  # CR 303.4b "enchanted player"
+    "youve_cast": "you've cast this turn",
+    "with_different:powers": "with different powers", "with_different:names": "with different names",
+    "attached_to_it": "it's attached to",  # "the creature it's attached to" (CR 301.5, 303.4)
+    "haunted": "it haunts", "haunted:~": "~ haunts",  # CR 702.55 haunt
+    **{f"that_are:{w}": f"that are {w}" for w in ("enchanted", "equipped", "tapped", "untapped", "attacking", "blocking")},
 }
 
 #: "the exiled card", "the sacrificed creature" (objects.lark q_the_exiled: the participle is its form)
 THE_PARTICIPLES = ("exiled", "enchanted", "milled", "sacrificed", "revealed", "discarded", "chosen")
+
+#: status words of "that isn't …" (objects.lark p_isnt reads a WORD: only these render, CR 110.5, 303.4b)
+_ISNT_WORDS = ("enchanted", "equipped", "tapped", "untapped", "attacking", "blocking", "blocked")
+
+#: card types whose subtypes a choice names ("the creature type of your choice", CR 205.3)
+CARD_TYPE_WORDS = ("creature", "land", "artifact", "enchantment", "planeswalker", "spell", "battle")
+
+#: characteristics that are numbers (CR 208.1 power/toughness, 202.3 mana value, 306.5b loyalty)
+NUMERIC_STATS = ("power", "toughness", "mana value", "loyalty")
 
 #: quantities that count no object (Action("quantity:<name>") as an Amount's ref) → their wording
 QUANTITY_WORDS = {
@@ -115,7 +135,17 @@ def _render_quantity(a: A.Action, **_) -> str:
         if a.obj is not None or not 1 <= len(colors) <= 2 or any(c not in COLORS and c != "that color" for c in colors):
             raise NotRendered("Action:quantity:devotion")
         return "your devotion to " + " and ".join(colors)
+    if name in ("total", "greatest"):  # "the total power of …", "the greatest mana value among …"
+        extra_keys(a, {"stat", "word"} if name == "greatest" else {"stat"})
+        stat, word = a.extra.get("stat"), a.extra.get("word", "total")
+        if a.obj is None or stat not in NUMERIC_STATS or word not in ("total", "greatest", "highest"):
+            raise NotRendered(f"Action:quantity:{name}")
+        return f"the {word} {stat} {'of' if name == 'total' else 'among'} {render_obj(a.obj, prep='in')}"
     extra_keys(a, set())
+    if name in ("total_number", "greatest_number"):  # "the total number of cards in all players' hands"
+        if a.obj is None:
+            raise NotRendered(f"Action:quantity:{name}")
+        return f"the {name.partition('_')[0]} number of {render_obj(a.obj, prep='in')}"
     if name == "times_kicked":
         if a.obj is None:
             raise NotRendered("Action:quantity:times_kicked")
@@ -145,6 +175,16 @@ def _stat(q: str) -> str:
     return _STATS[q]
 
 
+@renders(A.Scaled)
+def _scaled(sc: A.Scaled, **_) -> str:
+    """"twice the number of creatures you control", "half your life, rounded up" (CR 107.1a)."""
+    if sc.factor not in A.SCALE_FACTORS or sc.rounding not in A.ROUNDINGS + (None,) \
+            or (sc.rounding is not None and sc.factor != "half"):
+        raise NotRendered("Scaled")
+    out = f"{sc.factor} {quantity(sc.amount)}"
+    return out + (f", rounded {sc.rounding}" if sc.rounding else "")
+
+
 def quantity(amount: A.Amount) -> str:
     """An ``equal_to`` amount's quantity: "its power" (a stat object) or "the number of
     creatures you control" (a counted object), CR 107.1."""
@@ -154,6 +194,8 @@ def quantity(amount: A.Amount) -> str:
     if amount is not None and amount.kind == "equal_to" and amount.value is None and isinstance(amount.ref, A.Action) \
             and amount.ref.verb.startswith("quantity:"):
         return render(amount.ref)
+    if amount is not None and amount.kind == "equal_to" and amount.value is None and isinstance(amount.ref, A.Scaled):
+        return _scaled(amount.ref)
     if amount is None or amount.kind != "equal_to" or amount.value is not None or not isinstance(amount.ref, A.Obj):
         raise NotRendered(f"Amount:{getattr(amount, 'kind', None)}")
     ref = amount.ref
@@ -170,6 +212,17 @@ POST_FORMS = {
     ("zone:a_graveyard", "single"): "from a single graveyard",
     ("zone:graveyards", "all"): "all graveyards",
     ("named:~", "not"): "not named ~",
+    ("youve_cast", "before+it"): "you've cast before it this turn",
+    ("from_anywhere_but_hand", "your"): "from anywhere other than your hand",  # CR 601.2a
+    ("from_anywhere_but_hand", "their"): "from anywhere other than their hand",
+    ("share_type", "creature"): "that share a creature type", ("share_type", "card"): "that share a card type",
+    ("zone:top_of_library", "your"): "from the top of your library",  # CR 401
+    ("zone:top_of_library", "their"): "from the top of their library",
+    ("zone:top_of_library", "that+player"): "from the top of that player's library",
+    ("zone:top_of_library", "target+player"): "from the top of target player's library",
+    ("zone:top_of_library", "target+opponent"): "from the top of target opponent's library",
+    ("zone:top_of_library", "each+player"): "from the top of each player's library",
+    ("zone:top_of_library", "its+owner"): "from the top of its owner's library",
 }
 
 #: "<player>'s hand" zones (coverage.lark z_named_hand) by their form
@@ -181,17 +234,62 @@ HAND_OF_FORMS = {"that+player": "that player's hand", "target+player": "target p
 FROM_ZONES = {"it": "it", "among_them": "among them", "outside_game": "outside the game"}
 
 
-def posts(quals: list[str], words: list[str], prep: str | None = None) -> list[str]:
+def posts(quals: list[str], words: list[str], prep: str | None = None, refs: list | None = None) -> list[str]:
     """Post-modifiers in order; a ``form:`` qualifier is read with the one before it
-    (:data:`POST_FORMS`), any other form fails the round trip (``Obj:post=form``)."""
+    (:data:`POST_FORMS`), any other form fails the round trip (``Obj:post=form``). ``refs``: the
+    objects the qualifiers of :data:`ast.REF_QUALIFIERS` name, one each in order (``Obj.refs``);
+    a missing or an unused one fails the round trip (``Obj:refs``)."""
     out = []
+    pending = list(refs or [])
     i = 0
     while i < len(quals):
         q = quals[i]
         form = quals[i + 1][5:] if i + 1 < len(quals) and quals[i + 1].startswith("form:") else None
         i += 2 if form is not None else 1
-        out.append(_post(q, words, prep, form))
+        if q in A.REF_QUALIFIERS:
+            if not pending:
+                raise NotRendered("Obj:refs")
+            out.append(_ref_post(q, pending.pop(0), form))
+        else:
+            out.append(_post(q, words, prep, form))
+    if pending:
+        raise NotRendered("Obj:refs")
     return out
+
+
+#: post-modifiers naming an object (ast.REF_QUALIFIERS) → their words before it; (rule, form) for
+#: the alternatives a form tells apart
+REF_POSTS = {
+    "that_targets": "that targets", ("that_targets", "only"): "that targets only",  # CR 115.1
+    "other_than": "other than",
+    "same_name_as": "with the same name as",  # CR 201.2
+    "and": "and",  # an object list (CR 608.2c)
+    "blocking": "blocking", ("blocking", "or+blocked+by"): "blocking or blocked by",  # CR 509.1
+    "blocking_or_blocked_by": "blocking or blocked by",
+    "attached": "attached to",  # CR 301.5, 303.4
+    "greatest": "with the greatest power among",
+    "power_less_than": "with power less than",  # "with power less than ~'s power" (CR 208.1)
+}
+
+
+#: post-modifiers comparing with a quantity (an Amount ref) → their words before it (CR 202.3, 208.1)
+REF_COMPARISONS = {"mv_leq": "with mana value less than or equal to", "mv_equal_to": "with mana value equal to",
+                   "power_leq": "with power less than or equal to"}
+
+
+def _ref_post(q: str, ref: A.Node, form: str | None) -> str:
+    """One post-modifier naming ``ref`` ("that targets ~", "other than ~", "and each player",
+    "dealt damage by ~ this turn" — CR 120; "with mana value equal to <quantity>")."""
+    if q in REF_COMPARISONS and form is None and isinstance(ref, A.Amount):
+        return f"{REF_COMPARISONS[q]} {quantity(ref)}"
+    if not isinstance(ref, A.Obj):
+        raise NotRendered("Obj:refs")
+    if q == "dealt_damage_by" and form is None:
+        return f"dealt damage by {render_obj(ref)} this turn"
+    head = REF_POSTS.get(q if form is None else (q, form))
+    if head is None:
+        raise NotRendered("Obj:post=form" if form is not None else f"Obj:post={q}")
+    return f"{head} {render_obj(ref)}"
 
 
 def _post(q: str, words: list[str], prep: str | None = None, form: str | None = None) -> str:
@@ -211,6 +309,8 @@ def _post(q: str, words: list[str], prep: str | None = None, form: str | None = 
         return phrase
     if q in POSTS:
         return POSTS[q]
+    if q in A.REF_QUALIFIERS:  # (read by posts() with its object)
+        raise NotRendered("Obj:refs")
     name, _, arg = q.partition(":")
     if q == "named:~":  # "a card named ~" (cards with this card's name)
         return "named ~"
@@ -255,6 +355,18 @@ def _post(q: str, words: list[str], prep: str | None = None, form: str | None = 
             raise NotRendered(f"Obj:post={name}")
         text = " ".join(words)
         return f"of {article(text)} {text}" if name == "of_a" else f"of {text}"
+    if name == "isnt" and arg in _ISNT_WORDS:  # "target permanent that isn't enchanted"
+        return f"that isn't {arg}"
+    if name == "from_source" and arg:  # "activated ability from an artifact source" (CR 113.7: its source)
+        words = arg.split(",")
+        if not all(is_object_word(w) for w in words):
+            raise NotRendered("Obj:post=from_source")
+        return f"from {article(words[0])} {descriptor(words)}"
+    if name == "thats_a" and arg:  # "creature you control that's a Wolf or a Werewolf" (CR 205.3)
+        words = arg.split(",")
+        return f"that's {article(words[0])} {descriptor(words)}"
+    if name == "your_choice" and arg in CARD_TYPE_WORDS:  # "of the creature type of your choice" (CR 205.3m)
+        return f"of the {arg} type of your choice"
     if name == "this_way" and arg in ("countered", "revealed", "exiled", "discarded", "milled",
                                       "sacrificed", "destroyed", "returned", "tapped", "chosen", "drawn"):
         return f"{arg} this way"
@@ -270,7 +382,9 @@ def descriptor(words: list[str]) -> str:
         if w in ("or", "and", "and/or"):
             items.append([])
             seps.append(w)
-        elif (is_object_word(w) or (w in QUANTIFIERS and not items[-1]) or w in ("a", "an")
+        elif w in QUANTIFIERS and not items[-1]:  # "… and all other permanents" (dlist: a later item's quantifier)
+            items[-1].append(QUANTIFIERS[w])
+        elif (is_object_word(w) or w in ("a", "an")
               or (" " in w and all(is_object_word(p) or p in ("and", "or") for p in w.split()))):
             # (a type word of several words: "instant and sorcery", statics.lark)
             items[-1].append(w)
@@ -296,7 +410,11 @@ def is_plural(obj) -> bool:
     "all artifacts", "them"): the verb agrees in the plural."""
     if not isinstance(obj, A.Obj):
         return False
-    if obj.quantifier in ("them", "all", "all_other", "those", "other"):  # singular: "another"
+    if obj.qualifiers[:1] == ["each_of"]:  # "each of them" is singular
+        return False
+    if obj.qualifiers[:1] == ["n_of"]:  # "one of them" / "two of them"
+        return not (obj.count is not None and obj.count.kind == "fixed" and obj.count.value == 1)
+    if obj.quantifier in ("them", "all", "all_other", "those", "other", "both"):  # singular: "another"
         return True
     if obj.quantifier in ("self", "it", "you", "a", "target", "another", "another_target", "each",
                           "each_other", "that", "each_exiled", "each_enchanted"):
@@ -337,14 +455,14 @@ def _possessive(obj: A.Obj) -> str:
     if obj.words or obj.quantifier is not None or inner:
         if forms or kind == "its":
             raise NotRendered("Obj:post=form")
-        owner = A.Obj(obj.quantifier, obj.count, list(obj.words), "", inner)
+        owner = A.Obj(obj.quantifier, obj.count, list(obj.words), "", inner, list(obj.refs))
         who = render_obj(owner)
         who += "'" if is_plural(owner) and who.endswith("s") else "'s"
     else:
         if len(forms) != 1 or forms[0] not in _PRONOUN_FORMS:
             raise NotRendered("Obj:post=form")
         who = _PRONOUN_FORMS[forms[0]]
-    return " ".join([who, head] + posts(tail, [head]))
+    return " ".join([who, head] + posts(tail, [head], refs=[] if obj.words or obj.quantifier is not None or inner else obj.refs))
 
 
 def _one_to_n_targets(obj: A.Obj, quals: list[str], prep) -> str:
@@ -356,11 +474,11 @@ def _one_to_n_targets(obj: A.Obj, quals: list[str], prep) -> str:
     nums = NUMBER_WORDS[1:n + 1]
     head = " or ".join(nums) if n == 2 else ", ".join(nums[:-1]) + ", or " + nums[-1]
     if quals[:1] == ["any_target"] and obj.words == ["targets"]:  # "among one or two targets"
-        return " ".join([head, "targets"] + posts(quals[1:], [head], prep))
+        return " ".join([head, "targets"] + posts(quals[1:], [head], prep, obj.refs))
     if quals[:1] == ["form:target"]:
         quals = quals[1:]
         head += " target"
-    return " ".join([head, descriptor(obj.words)] + posts(quals, [head], prep))
+    return " ".join([head, descriptor(obj.words)] + posts(quals, [head], prep, obj.refs))
 
 
 @renders(A.Obj)
@@ -370,33 +488,60 @@ def render_obj(obj: A.Obj, role: str = "object", prep: str | None = None, **_) -
     if form is not None:
         return form(obj, role=role, prep=prep)
     q = obj.quantifier
+    if obj.qualifiers[:1] == ["each_of"]:  # "each of them", "each of up to two target creatures" (CR 608.2c)
+        return "each of " + render_obj(A.Obj(q, obj.count, list(obj.words), "", obj.qualifiers[1:], list(obj.refs)), prep=prep)
+    if obj.qualifiers[:1] == ["n_of"]:  # "one of them", "up to two of those cards"
+        head = amount_number(obj.count)
+        rest = obj.qualifiers[1:]
+        if rest[:1] == ["form:up+to"]:
+            head, rest = "up to " + head, rest[1:]
+        return f"{head} of " + render_obj(A.Obj(q, None, list(obj.words), "", rest, list(obj.refs)), prep=prep)
     if obj.qualifiers and obj.qualifiers[0] in ("its", "stat", "poss"):  # "~'s power", "its controller"
         return _possessive(obj)
     pronoun = {"self": "~", "you": "you", "it": "it", "them": "they" if role == "subject" else "them"}.get(q)
     if pronoun is not None:  # "~ from your hand", "it"
-        return " ".join([pronoun] + posts(obj.qualifiers, [pronoun]))
+        return " ".join([pronoun] + posts(obj.qualifiers, [pronoun], refs=obj.refs))
     quals = list(obj.qualifiers)
     if quals and quals[0] in ("its", "stat", "poss"):
         return _possessive(obj)
     if quals and quals[0] == "self_or_other" and obj.words[:1] == ["~"] and q in QUANTIFIERS:
-        rest = A.Obj(q, obj.count, obj.words[1:], "", quals[1:])
+        rest = A.Obj(q, obj.count, obj.words[1:], "", quals[1:], list(obj.refs))
         return "~ or " + render_obj(rest)  # "~ or another creature"
     head = ""
     if quals and quals[0] in BASES:
         if obj.words or q is not None:
             raise NotRendered("Obj:base")
         head = BASES[quals.pop(0)]
-        return " ".join([head] + posts(quals, []))
+        return " ".join([head] + posts(quals, [], refs=obj.refs))
     if quals and quals[0] == "any_number" and q is None and obj.words:  # CR 601.2c "any number of"
         quals.pop(0)
         head = "any number of"
         if quals[:1] == ["form:target"]:
             quals.pop(0)
             head += " target"
-        return " ".join([head, descriptor(obj.words)] + posts(quals, [head], prep))
+        return " ".join([head, descriptor(obj.words)] + posts(quals, [head], prep, obj.refs))
     if quals and quals[0] == "chosen" and q is None and obj.words and quals[1:2] != ["form:type"] \
             and quals[1:2] != ["form:color"]:  # "the chosen creature" (o_chosen)
-        return " ".join(["the chosen", descriptor(obj.words)] + posts(quals[1:], ["the"], prep))
+        return " ".join(["the chosen", descriptor(obj.words)] + posts(quals[1:], ["the"], prep, obj.refs))
+    if quals[:1] == ["the_other"] and q is None and obj.count is None:  # "the other creature" (copy.lark)
+        return " ".join(["the other"] + ([descriptor(obj.words)] if obj.words else [])
+                        + posts(quals[1:], ["the"], prep, obj.refs))
+    if q == "types_among" and obj.count is None and obj.words[-1:] == ["type"] and quals[:1] == ["among"] \
+            and quals[1:] in ([], ["form:types"]) and len(obj.refs) == 1:
+        # "the number of basic land types among lands you control", "for each card type among …" (CR 205.2a)
+        noun = "types" if quals[1:] else "type"
+        return f"{descriptor(obj.words[:-1])} {noun} among {render_obj(obj.refs[0], prep='in')}"
+    if q == "first_each_turn" and obj.count is None and obj.words and quals[:1] == ["you_cast"] \
+            and quals[1:2] in (["form:cast"], ["form:draw"]):
+        # "the first creature spell you cast each turn", "the first card you draw each turn" (statics.lark)
+        return " ".join(["the first", descriptor(obj.words), "you", quals[1][5:], "each turn"]
+                        + posts(quals[2:], ["the"], prep, obj.refs))
+    if quals[:1] == ["next"] and q is None and obj.count is None and obj.words:
+        # "the next creature spell you cast this turn", "your next instant or sorcery spell" (copy.lark o_next)
+        owner = quals[1][5:] if len(quals) > 1 and quals[1].startswith("form:") else None
+        if owner not in ("the", "your"):
+            raise NotRendered("Obj:post=form")
+        return " ".join([owner, "next", descriptor(obj.words)] + posts(quals[2:], [owner], prep, obj.refs))
     if q == "target" and obj.count is not None and obj.count.kind == "one_to" and obj.words:
         return _one_to_n_targets(obj, quals, prep)
     if quals and quals[0] == "that_creature":
@@ -416,6 +561,8 @@ def render_obj(obj: A.Obj, role: str = "object", prep: str | None = None, **_) -
             parts += ["up to", amount_number(obj.count)]
         elif q == "up_to_target":
             parts += ["up to", amount_number(obj.count), "target"]
+        elif q == "up_to_other_target":  # "up to one other target creature" (CR 115.3)
+            parts += ["up to", amount_number(obj.count), "other target"]
         elif q in ("n_other", "n_other_target"):
             parts += [amount_number(obj.count), "other"] + (["target"] if q == "n_other_target" else [])
         elif q == "num":
@@ -434,7 +581,7 @@ def render_obj(obj: A.Obj, role: str = "object", prep: str | None = None, **_) -
     if quals and quals[0] in ("desc",):
         quals.pop(0)
     parts.append(descriptor(obj.words))
-    parts += posts(quals, parts, prep)
+    parts += posts(quals, parts, prep, obj.refs)
     return " ".join(parts)
 
 
@@ -444,4 +591,6 @@ def render_amount(amount: A.Amount, **_) -> str:
     return amount_number(amount)
 
 
-renders_verb("quantity:devotion", "quantity:times_kicked", *("quantity:" + n for n in QUANTITY_WORDS))(_render_quantity)
+renders_verb("quantity:devotion", "quantity:times_kicked", "quantity:total", "quantity:greatest",
+             "quantity:total_number", "quantity:greatest_number",
+             *("quantity:" + n for n in QUANTITY_WORDS))(_render_quantity)

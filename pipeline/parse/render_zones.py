@@ -56,7 +56,7 @@ def _poss_zone(obj: A.Obj, role: str = "object", **_) -> str:
     zone = obj.qualifiers[0].partition(":")[2]
     if zone not in ZONE_NAMES:
         raise NotRendered("Obj:poss_zone")
-    base = A.Obj(obj.quantifier, obj.count, obj.words, "", obj.qualifiers[1:])
+    base = A.Obj(obj.quantifier, obj.count, obj.words, "", obj.qualifiers[1:], list(obj.refs))
     return f"{render_obj(base, role=role)}'s {zone}"
 
 

@@ -16,6 +16,7 @@ from lark import Token, Transformer, v_args
 from pipeline.parse import ast as A
 from pipeline.parse.children import first_of as _first
 from pipeline.parse.forms import is_word, literal_table, norm_word
+from pipeline.parse.qualifiers import FormStr as _FormStr, RefStr as _RefStr, quals as _quals, ref_post, take_posts
 from pipeline.parse.transform_conditions import ConditionRules
 from pipeline.parse.transform_copy import CopyRules
 from pipeline.parse.transform_counters import CounterRules, _Counter
@@ -171,6 +172,8 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
                 extra["counter"] = c.kind  # CR 122.1: the kind of counter put / removed
             elif isinstance(c, str):
                 extra.setdefault("words", []).append(c)
+        if amount is None and "much" in self._lits and "that" in self._lits:
+            amount = A.Amount("that_much", text="that much")  # "you gain that much life" (no number child)
         self._compare(extra, amount)
         if name.startswith("ev_"):
             return A.Action("event:" + verb, obj=objs[0] if objs else None, amount=amount,
@@ -270,14 +273,9 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
 
     def obj(self, meta, ch):
         base = ch[0]
-        posts = [c for c in ch[1:] if isinstance(c, str)]
         if isinstance(base, A.Obj):
-            base.qualifiers.extend(_quals(posts))
+            take_posts(base, [c for c in ch[1:] if isinstance(c, str)])
             base.text = self._t(meta)
-            for c in ch[1:]:
-                if isinstance(c, _Post) and c.node is not None:
-                    base.qualifiers.append(c.name)
-            return base
         return base
 
     def __getattr__(self, name):
@@ -292,7 +290,7 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
             quant = None
             count = None
             words: list[str] = []
-            quals: list[str] = []
+            out = A.Obj(None, None, words, self._t(meta))
             for c in ch:
                 if isinstance(c, _Quant):
                     quant, count = c.name, c.count
@@ -302,19 +300,25 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
                     count = c
                 elif isinstance(c, Token):
                     words.append(str(c).lower())
-                elif isinstance(c, A.Obj):
+                elif isinstance(c, A.Obj):  # "each of <obj>", "two of <obj>": the inner object's fields
                     words.extend(c.words)
-                    quals.extend(c.qualifiers)
+                    out.qualifiers.extend(c.qualifiers)
+                    out.refs.extend(c.refs)
                     quant = quant or c.quantifier
+                    if c.count is not None:
+                        if count is not None:  # "one of up to two …": two counts, one field
+                            raise ValueError("two counts in one object")
+                        count = c.count
                 elif isinstance(c, str):
-                    quals.extend(_quals([c]))
+                    take_posts(out, [c])
             if kind == "self":
                 return A.Obj("self", None, ["~"], "~")
             if kind in ("it", "them", "you"):
                 quant = kind
             elif kind not in ("desc",):
-                quals.insert(0, kind)
-            return A.Obj(quant, count, words, self._t(meta), quals)
+                out.qualifiers.insert(0, kind)
+            out.quantifier, out.count = quant, count
+            return out
         return f
 
     def quant(self, meta, ch):  # pragma: no cover - aliased rules below
@@ -352,16 +356,21 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
                     out.form = forms
             if kw:
                 out += ":" + ",".join(k.name for k in kw)
+            if name == "mv" and amt is not None and amt.kind not in ("fixed", "x"):
+                # "with mana value less than or equal to the number of lands you control" (CR 202.3)
+                self._consumed.update(("less", "or"))
+                return ref_post("mv_leq", amt)
             if amt is not None:
                 out += ":" + (str(amt.value) if amt.value is not None else (amt.variable or amt.text))
             if name in ("power", "toughness", "mv"):
                 self._consumed.update(("less", "greater", "or"))  # (the comparator is kept below)
                 low = self._low(meta)
                 out += ":" + ("<=" if "less" in low else ">=" if "greater" in low else "=")
-            if name == "other_than" or name == "blocking" or name == "attached" or name == "greatest":
+            if name in A.REF_QUALIFIERS:  # the object it names goes to the taker's refs (ref_post)
                 o = _first(ch, A.Obj)
-                if o is not None:
-                    out += ":" + o.text
+                if o is None or out != name:
+                    raise ValueError(f"obj_post {name}: no object")
+                return ref_post(name, o, getattr(out, "form", None))
             return out
         return f
 
@@ -371,7 +380,7 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
                "power", "toughness", "mv", "greatest", "with_keyword", "without_keyword",
                "chosen", "your_choice", "named", "attacking_you", "blocking", "thats", "isnt", "attacked",
                "dealt_damage", "dealt_damage_by", "that_targets", "this_way", "in_party", "other_than", "attached", "attached_to_it", "exiled_with", "of_that_type",
-               "youve_cast", "could_target", "from_source", "not_cast", "crewed_it", "chosen_name"):
+               "youve_cast", "could_target", "not_cast", "crewed_it", "chosen_name"):  # (p_from_source: transform_objects)
         locals()["p_" + _n] = _post(_n)
     for _n in ("your_graveyard", "a_graveyard", "graveyards", "your_hand", "your_library", "exile",
                "opp_graveyard", "tp_graveyard", "their_graveyard", "their_hand", "that_player_graveyard",
@@ -388,7 +397,7 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
         return f
 
     for _n in ("number_of", "stat", "devotion", "amount_of", "that_much", "its_stat",
-               "greatest", "total", "twice", "half", "plus", "damage", "life"):
+               "total", "twice", "half", "plus", "damage", "life"):  # (qt_greatest: transform_objects)
         locals()["qt_" + _n] = _qt(_n)
     del _n
 
@@ -1346,6 +1355,8 @@ def _with_form(res, form: list[str]):
             res.extra.setdefault("form", form)
     elif isinstance(res, _Quant):
         res.name = f"{res.name}:{joined}"
+    elif isinstance(res, _RefStr):  # "that targets only ~" / "that targets ~"
+        res.form = list(res.form or []) + list(form)
     elif type(res) is str:  # (str subclasses are markers of their own, e.g. transform_zones._Lib)
         table = literal_table()
         if not set(form) <= {norm_word(w, table.literals) for w in re.split(r"[^a-z0-9'/+-]+", res.lower())}:
@@ -1353,22 +1364,6 @@ def _with_form(res, form: list[str]):
             res = _FormStr(res)
             res.form = form
     return res
-
-
-class _FormStr(str):
-    """Internal: a qualifier string (obj_post, zone) with the form of its alternative; the Obj that
-    takes it keeps the form as a qualifier ``form:<w>+<w>`` right after it (:func:`_quals`)."""
-    form: list
-
-
-def _quals(items) -> list[str]:
-    """Qualifier strings as kept on an Obj: each, then ``form:<w>+<w>`` when it has a form."""
-    out = []
-    for q in items:
-        out.append(str(q))
-        if getattr(q, "form", None):
-            out.append("form:" + "+".join(q.form))
-    return out
 
 
 class _Generic:
@@ -1436,6 +1431,3 @@ class _Word:
         self.w = w
 
 
-class _Post:
-    def __init__(self, name, node=None):
-        self.name, self.node = name, node

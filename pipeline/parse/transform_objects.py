@@ -1,7 +1,8 @@
 """Transformer rules for the object and quantity rules that ``grammar/objects.lark`` gained
 after ``transform.py``'s: targets counted without a type ("one or two targets", CR 601.2d),
-post-modifiers (qualifier strings ``mv_equal_to:<text>``, ``with_different:powers``,
-``power:<=:<text>``, ``blocking:<obj>``, ``and:<obj>``) and quantities (``Amount{kind: equal_to}``).
+post-modifiers (qualifier strings ``with_different:powers``; ``blocking``, ``and``, ``mv_equal_to``,
+``power_leq`` with their object or quantity in ``Obj.refs``) and quantities
+(``Amount{kind: equal_to}``).
 
 :class:`ObjectRules` is a mixin of :class:`pipeline.parse.transform.ToAst`; every method takes
 ``(meta, children)`` like ``ToAst``'s.
@@ -13,6 +14,7 @@ from lark import Transformer, v_args
 
 from pipeline.parse import ast as A
 from pipeline.parse.children import first_of as _first
+from pipeline.parse.qualifiers import ref_post, take_posts
 
 
 @v_args(meta=True)
@@ -34,36 +36,56 @@ class ObjectRules(Transformer):
             cnt_text = cnt_text[:-len(" target")]
         return A.Obj("target", A.Amount("one_to", value=nums[-1].value, text=cnt_text), words, text, quals)
 
+    def o_n_of(self, meta, ch):
+        """"one of them", "two of those cards", "up to two of them" (a number of the objects named,
+        CR 608.2c): the inner object's fields with qualifier ``n_of`` first (then ``form:up+to``
+        for "up to N of") and the number in ``count`` ("one of …": 1)."""
+        inner = _first(ch, A.Obj)
+        n = _first(ch, A.Amount)
+        if inner is None or inner.count is not None:  # ("one of up to two …": two counts, one field)
+            raise ValueError("o_n_of: no object, or a counted one")
+        out = A.Obj(inner.quantifier, n if n is not None else A.Amount("fixed", value=1, text="one"),
+                    list(inner.words), self._t(meta), ["n_of"], list(inner.refs))
+        if "up" in self._lits:
+            self._form_used = True
+            out.qualifiers.append("form:up+to")
+        out.qualifiers.extend(inner.qualifiers)
+        return out
+
     def q_up_to_other(self, meta, ch):
         from pipeline.parse.transform import _Quant
         return _Quant("up_to_other_target", _first(ch, A.Amount))
 
 
     # ------------------------------------------------------------ post-modifiers
-    def p_mv_equal(self, meta, ch):
-        a = _first(ch, A.Amount)
-        return "mv_equal_to:" + (a.text if a is not None else self._low(meta))
+    def p_mv_equal(self, meta, ch):  # "with mana value equal to the number of charge counters on ~" (CR 202.3)
+        return ref_post("mv_equal_to", _first(ch, A.Amount))
 
     def p_different(self, meta, ch):
         return "with_different:" + self._low(meta).rsplit(" ", 1)[-1]
 
-    def p_power_leq(self, meta, ch):
-        a = _first(ch, A.Amount)
-        return "power:<=:" + (a.text if a is not None else "")
+    def p_power_leq(self, meta, ch):  # "with power less than or equal to ~'s power" (CR 208.1)
+        return ref_post("power_leq", _first(ch, A.Amount))
+
+    def p_from_source(self, meta, ch):  # "an activated ability from an artifact source" (CR 113.7)
+        words = next((c for c in ch if isinstance(c, list)), [])
+        return "from_source:" + ",".join(words)
 
     def p_blocking_rel(self, meta, ch):  # "each creature blocking it" (CR 509.1), as p_blocking
-        return "blocking:" + _first(ch, A.Obj).text
+        return ref_post("blocking", _first(ch, A.Obj))
 
     def p_blocking_or_blocked(self, meta, ch):  # "each creature blocking or blocked by ~" (CR 509.1)
-        return "blocking_or_blocked_by:" + _first(ch, A.Obj).text
+        return ref_post("blocking_or_blocked_by", _first(ch, A.Obj))
 
     def obj_and(self, meta, ch):
-        """"each creature with flying and each player": the first object, with qualifier
-        ``and:<text of the second>`` (the text keeps both)."""
+        """"each creature with flying and each player" (CR 608.2c: both are affected): the first
+        object with qualifier ``and`` and the second object in its ``refs``."""
         objs = [c for c in ch if isinstance(c, A.Obj)]
         first = objs[0]
-        return A.Obj(first.quantifier, first.count, list(first.words), self._t(meta),
-                     first.qualifiers + ["and:" + objs[1].text])
+        out = A.Obj(first.quantifier, first.count, list(first.words), self._t(meta), list(first.qualifiers),
+                    list(first.refs))
+        take_posts(out, [ref_post("and", objs[1])])
+        return out
 
 
     # ------------------------------------------------------------ quantities
@@ -111,6 +133,51 @@ class ObjectRules(Transformer):
         obj = A.Obj("the_exiled:sacrificed", None, list(words), low[:low.lower().rindex("'s")].rstrip(),
                     ["stat", "stat:" + stat])
         return A.Amount("equal_to", ref=obj, text=self._t(meta))
+
+    def qt_twice_of(self, meta, ch):  # "twice the number of creatures you control"
+        return self._scaled(meta, ch, "twice")
+
+    def qt_half_of(self, meta, ch):  # "half your life, rounded up" (CR 107.1a: rounding as written)
+        rounding = "up" if "up" in self._lits else "down" if "down" in self._lits else None
+        self._form_used = True
+        return self._scaled(meta, ch, "half", rounding)
+
+    def _scaled(self, meta, ch, factor: str, rounding: str | None = None):
+        inner = _first(ch, A.Amount)
+        if inner is None:
+            raise ValueError(f"qt_{factor}_of: no quantity")
+        return A.Amount("equal_to", ref=A.Scaled(factor, inner, rounding), text=self._t(meta))
+
+    def qt_total_number(self, meta, ch):  # "the total number of cards in all players' hands"
+        return self._quantity(meta, "total_number", obj=_first(ch, A.Obj))
+
+    def qt_greatest_number(self, meta, ch):  # "the greatest number of creatures an opponent controls"
+        return self._quantity(meta, "greatest_number", obj=_first(ch, A.Obj))
+
+    def qt_total_stat(self, meta, ch):
+        """"the total power of creatures you control", "the total mana value of …" (CR 208.1,
+        202.3): ``quantity:total`` with the characteristic in ``extra["stat"]``."""
+        return self._quantity(meta, "total", obj=_first(ch, A.Obj), stat=self._stat_of(ch))
+
+    def qt_greatest(self, meta, ch):
+        """"the greatest power among creatures you control" / "the highest mana value among …"
+        (CR 208.1, 202.3): ``quantity:greatest`` with ``extra["stat"]`` and ``extra["word"]``
+        ("greatest" | "highest", the wording); "the greatest …" the grammar cannot read keeps its
+        rest as Unparsed."""
+        obj, stat = _first(ch, A.Obj), self._stat_of(ch)
+        if obj is None or stat is None:
+            rest = next((c for c in ch if getattr(c, "type", None) == "REST"), None)
+            return A.Amount("equal_to", ref=A.Unparsed(str(rest) if rest is not None else self._t(meta)),
+                            text=self._t(meta))
+        self._form_used = True
+        return self._quantity(meta, "greatest", obj=obj, stat=stat,
+                              word="highest" if "highest" in self._lits else "greatest")
+
+    @staticmethod
+    def _stat_of(ch) -> str | None:
+        """The characteristic a ``stat_word`` child names ("power", "mana value", …), or None."""
+        stat = next((c for c in ch if isinstance(c, str) and c.startswith("stat:")), None)
+        return stat[len("stat:"):] if stat is not None else None
 
     def qt_result(self, meta, ch):  # the result of a die roll or a coin flip (CR 706)
         return A.Amount("equal_to", ref=A.Text("result"), text=self._t(meta))

@@ -20,6 +20,7 @@ from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
 from pipeline.parse.children import first_of as _first
+from pipeline.parse.qualifiers import ref_post, take_posts
 from pipeline.parse.transform_conditions import dur_extra, with_duration
 
 
@@ -54,13 +55,11 @@ class StaticRules(Transformer):
                 words.extend(x for x in c if isinstance(x, str))
         return "thats_a:" + ",".join(words)
 
-    def p_power_less_than_obj(self, meta, ch):  # "with power less than ~'s power"
-        o = _first(ch, A.Obj)
-        return "power_less_than:" + (o.text if o is not None else "")
+    def p_power_less_than_obj(self, meta, ch):  # "with power less than ~'s power" (CR 208.1)
+        return ref_post("power_less_than", _first(ch, A.Obj))
 
-    def p_that_target(self, meta, ch):  # "spells your opponents cast that target ~"
-        o = _first(ch, A.Obj)
-        return "that_targets:" + (o.text if o is not None else "")
+    def p_that_target(self, meta, ch):  # "spells your opponents cast that target ~" (CR 115.1)
+        return ref_post("that_targets", _first(ch, A.Obj))
 
     def z_top_of_library(self, meta, ch):  # "from the top of your library" (CR 401)
         return "top_of_library"
@@ -82,6 +81,7 @@ class StaticRules(Transformer):
         return "that_are:" + self._low(meta).split()[-1]
 
     def o_both(self, meta, ch):
+        self._form_used = True  # ("creatures" | "players": the word is the Obj's word)
         return A.Obj("both", None, [self._low(meta).split()[-1]], self._t(meta))
 
     def o_first_spell_each_turn(self, meta, ch):  # "the first spell you cast each turn"
@@ -96,15 +96,16 @@ class StaticRules(Transformer):
         return A.Obj("each", None, ["basic", "land", "type"], self._t(meta),
                      ["among:" + (o.text if o is not None else "")])
 
-    def o_types_among(self, meta, ch):  # "basic land types among lands you control" (domain)
+    def o_types_among(self, meta, ch):
+        """"basic land types among lands you control" (domain, CR 205.3i), "card types among cards in
+        your graveyard" (CR 205.2a): a TypesAmong node."""
         words = next((c for c in ch if isinstance(c, list)), [])
         noun = "types" if "types" in self._raw_lits else "type"
         self._form_used = True  # (the noun keeps "type"/"types")
         return A.TypesAmong("types_among", None, list(words) + [noun], self._t(meta), among=_first(ch, A.Obj))
 
-    def p_same_name_as(self, meta, ch):
-        o = _first(ch, A.Obj)
-        return "same_name_as:" + (o.text if o is not None else "")
+    def p_same_name_as(self, meta, ch):  # "with the same name as that creature" (CR 201.2)
+        return ref_post("same_name_as", _first(ch, A.Obj))
 
     def p_enchanted_player_controls(self, meta, ch):
         return "enchanted_player_controls"

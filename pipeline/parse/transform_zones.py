@@ -287,7 +287,11 @@ class ZoneRules(Transformer):
         qualifier lifted off X and X's text cut before "without")."""
         obj = _first(ch, A.Obj)
         if obj is not None and "without_paying" in obj.qualifiers:
-            obj.qualifiers.remove("without_paying")
+            i = obj.qualifiers.index("without_paying")
+            end = i + 1
+            if end < len(obj.qualifiers) and obj.qualifiers[end].startswith("form:"):
+                end += 1  # "its mana cost" / "their mana costs": agreement the renderer writes from the object
+            del obj.qualifiers[i:end]
             i = obj.text.lower().rfind(" without paying ")
             if i >= 0:
                 obj.text = obj.text[:i]

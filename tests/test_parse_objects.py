@@ -1,0 +1,84 @@
+"""Objects and quantities (grammar/objects.lark; transformer pipeline/parse/transform_objects.py,
+renderer render_objects.py) round-trip on real cards, and the objects that post-modifiers name are
+nodes (``Obj.refs``), not text: "a spell that targets ~" (CR 115.1), "other than ~", "with the same
+name as that permanent" (CR 201.2), "each creature … and each player" (CR 608.2c), "one of them",
+"each of up to two target creatures", "up to one other target creature" (CR 115.3), "that much",
+"twice …" / "half …, rounded down" (CR 107.1a), "the total …" / "the greatest … among …".
+Every line is read from the corpora by card name (tests/test_parse_metamorphic.py:ability)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.parse import ast as A
+from tests.test_parse_metamorphic import ability
+
+ROUND_TRIPS = [
+    ("Gnarlback Rhino", "Whenever you cast a spell that targets this creature, draw a card."),
+    ("Outwit", "Counter target spell that targets a player."),
+    ("Hurricane", "each creature with flying and each player"),
+    ("Demonic Taskmaster", "sacrifice a creature other than this creature"),
+    ("Maelstrom Pulse", "all other permanents with the same name as that permanent"),
+    ("Currency Converter", "{T}: Put a card exiled with this artifact into its owner's graveyard."),
+    ("Soldevi Sage", "then discard one of them"),
+    ("Travel Preparations", "Put a +1/+1 counter on each of up to two target creatures."),
+    ("Phantom Blade", "Destroy up to one other target creature."),
+    ("Spirit Link", "you gain that much life"),
+    ("Courser of Kruphix", "You may play lands from the top of your library."),
+    ("Poxwalkers", "Whenever you cast a spell from anywhere other than your hand"),
+    ("Majestic Myriarch", "each equal to twice the number of creatures you control"),
+    ("Endless Ranks of the Dead", "where X is half the number of Zombies you control, rounded down"),
+    ("Metalwork Colossus", "where X is the total mana value of noncreature artifacts you control"),
+]
+
+
+@pytest.mark.parametrize("name,fragment", ROUND_TRIPS, ids=[f"{n}:{f[:24]}" for n, f in ROUND_TRIPS])
+def test_round_trip(name, fragment):
+    a = ability(name, fragment)
+    assert a.render_mismatch is None and a.fully_parsed, (a.normalized, a.render_mismatch)
+
+
+def _nodes(a: A.Ability, cls):
+    return [n for n in a.body.walk() if isinstance(n, cls)]
+
+
+def _action(a: A.Ability, verb: str) -> A.Action:
+    return next(n for n in _nodes(a, A.Action) if n.verb == verb)
+
+
+def test_that_targets_holds_the_targeted_object():
+    """CR 115.1: what the spell targets is an object of its own (was the text "that_targets:…")."""
+    spell = _action(ability("Outwit", "Counter target spell"), "counter").obj
+    assert (spell.quantifier, spell.words, spell.qualifiers) == ("target", ["spell"], ["that_targets"])
+    (player,) = spell.refs
+    assert (player.quantifier, player.words) == ("a", ["player"])
+
+
+def test_object_list_and_other_than_hold_objects():
+    each = _action(ability("Hurricane", "each creature with flying and each player"), "damage").obj
+    assert each.qualifiers == ["with_keyword:flying", "and"]
+    assert [(r.quantifier, r.words) for r in each.refs] == [("each", ["player"])]
+    sac = _action(ability("Demonic Taskmaster", "other than this creature"), "sacrifice").obj
+    assert sac.qualifiers == ["other_than"] and [r.quantifier for r in sac.refs] == ["self"]
+
+
+def test_partitives_keep_their_numbers():
+    """"one of them" counts one; "each of up to two target creatures" keeps its count (was None)."""
+    one = _action(ability("Soldevi Sage", "discard one of them"), "discard_obj").obj
+    assert (one.quantifier, one.count.value, one.qualifiers) == ("them", 1, ["n_of"])
+    each = _action(ability("Travel Preparations", "each of up to two target creatures"), "put_counters").obj
+    assert (each.quantifier, each.count.value, each.qualifiers) == ("up_to_target", 2, ["each_of"])
+
+
+def test_scaled_quantities():
+    """CR 107.1a: "half …" says how it rounds; the factor and the rounding are fields."""
+    (twice,) = _nodes(ability("Majestic Myriarch", "twice the number"), A.Scaled)
+    assert (twice.factor, twice.rounding) == ("twice", None)
+    assert twice.amount.kind == "equal_to" and twice.amount.ref.words == ["creatures"]
+    (half,) = _nodes(ability("Endless Ranks of the Dead", "half the number"), A.Scaled)
+    assert (half.factor, half.rounding) == ("half", "down")
+
+
+def test_that_much_is_an_amount():
+    gain = _action(ability("Spirit Link", "you gain that much life"), "gain_life")
+    assert gain.amount.kind == "that_much"
