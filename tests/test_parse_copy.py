@@ -35,7 +35,7 @@ def test_tawnos_copy_ability_from_an_artifact_source():
                    "source. You may choose new targets for the copy. (Mana abilities can't be targeted.)",
                    "Tawnos, Urza's Apprentice", "Legendary Creature — Human Artificer")
     assert c.mode == "copy_ability" and c.new_targets
-    assert c.original.qualifiers == ["you_control", "from_source"]
+    assert c.original.qualifiers == ["you_control", "from_source:artifact,source"]  # the source's words (CR 113.7)
 
 
 def test_errant_copy_spell_that_wasnt_cast():

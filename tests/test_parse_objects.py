@@ -29,6 +29,10 @@ ROUND_TRIPS = [
     ("Majestic Myriarch", "each equal to twice the number of creatures you control"),
     ("Endless Ranks of the Dead", "where X is half the number of Zombies you control, rounded down"),
     ("Metalwork Colossus", "where X is the total mana value of noncreature artifacts you control"),
+    ("Moonveil Regent", "where X is the number of colors among permanents you control"),  # CR 105.2
+    ("Radiant Flames", "where X is the number of colors of mana spent to cast this spell"),  # CR 601.2h
+    ("Lay Down Arms", "with mana value less than or equal to the number of Plains you control"),
+    ("Aether Vial", "with mana value equal to the number of charge counters on this artifact from your hand"),
 ]
 
 
@@ -82,3 +86,12 @@ def test_scaled_quantities():
 def test_that_much_is_an_amount():
     gain = _action(ability("Spirit Link", "you gain that much life"), "gain_life")
     assert gain.amount.kind == "that_much"
+
+
+def test_zone_after_a_placed_object_belongs_to_the_outer_object():
+    """CR 109.4: "the number of charge counters on ~ from your hand" — ~ is on the battlefield, so
+    "from your hand" places the creature card put onto the battlefield, not ~."""
+    card = _action(ability("Aether Vial", "charge counters on this artifact from your hand"), "put_onto_battlefield").obj
+    assert card.qualifiers == ["mv_equal_to", "zone:your_hand"]
+    (amount,) = card.refs
+    assert amount.ref.verb == "quantity:counters" and amount.ref.obj.qualifiers == []

@@ -93,6 +93,7 @@ LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "cast": (("CASTTW", ("this", "way")),),                           # "a spell cast this way" (obj_post)
     # "Add X mana …, where X is …" (mana.lark), not "Add {B}, then …"; "half …, rounded up" (objects.lark)
     ",": (("WHERECOMMA", ("where", "x")), ("ROUNDCOMMA", ("rounded",))),
+    "colors": (("COLORSOF", ("of", "mana", "spent")),),               # "the number of colors of mana spent …"
 }
 
 

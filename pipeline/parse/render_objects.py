@@ -103,6 +103,9 @@ THE_PARTICIPLES = ("exiled", "enchanted", "milled", "sacrificed", "revealed", "d
 #: status words of "that isn't …" (objects.lark p_isnt reads a WORD: only these render, CR 110.5, 303.4b)
 _ISNT_WORDS = ("enchanted", "equipped", "tapped", "untapped", "attacking", "blocking", "blocked")
 
+#: objects counted "among" others (quantifier → the noun): "card types among …", "colors among …"
+_AMONG = {"types_among": "type", "colors_among": "color"}
+
 #: card types whose subtypes a choice names ("the creature type of your choice", CR 205.3)
 CARD_TYPE_WORDS = ("creature", "land", "artifact", "enchantment", "planeswalker", "spell", "battle")
 
@@ -142,6 +145,8 @@ def _render_quantity(a: A.Action, **_) -> str:
             raise NotRendered(f"Action:quantity:{name}")
         return f"the {word} {stat} {'of' if name == 'total' else 'among'} {render_obj(a.obj, prep='in')}"
     extra_keys(a, set())
+    if name == "colors_spent" and a.obj is not None:  # "the number of colors of mana spent to cast ~" (CR 601.2h)
+        return f"the number of colors of mana spent to cast {render_obj(a.obj)}"
     if name in ("total_number", "greatest_number"):  # "the total number of cards in all players' hands"
         if a.obj is None:
             raise NotRendered(f"Action:quantity:{name}")
@@ -526,11 +531,13 @@ def render_obj(obj: A.Obj, role: str = "object", prep: str | None = None, **_) -
     if quals[:1] == ["the_other"] and q is None and obj.count is None:  # "the other creature" (copy.lark)
         return " ".join(["the other"] + ([descriptor(obj.words)] if obj.words else [])
                         + posts(quals[1:], ["the"], prep, obj.refs))
-    if q == "types_among" and obj.count is None and obj.words[-1:] == ["type"] and quals[:1] == ["among"] \
-            and quals[1:] in ([], ["form:types"]) and len(obj.refs) == 1:
-        # "the number of basic land types among lands you control", "for each card type among …" (CR 205.2a)
-        noun = "types" if quals[1:] else "type"
-        return f"{descriptor(obj.words[:-1])} {noun} among {render_obj(obj.refs[0], prep='in')}"
+    if q in _AMONG and obj.count is None and obj.words[-1:] == [_AMONG[q]] and quals[:1] == ["among"] \
+            and quals[1:] in ([], [f"form:{_AMONG[q]}s"]) and len(obj.refs) == 1:
+        # "the number of basic land types among lands you control", "for each card type among …"
+        # (CR 205.2a), "the number of colors among permanents you control" (CR 105.2)
+        noun = _AMONG[q] + ("s" if quals[1:] else "")
+        return " ".join(([descriptor(obj.words[:-1])] if obj.words[:-1] else [])
+                        + [noun, "among", render_obj(obj.refs[0], prep="in")])
     if q == "first_each_turn" and obj.count is None and obj.words and quals[:1] == ["you_cast"] \
             and quals[1:2] in (["form:cast"], ["form:draw"]):
         # "the first creature spell you cast each turn", "the first card you draw each turn" (statics.lark)
@@ -592,5 +599,5 @@ def render_amount(amount: A.Amount, **_) -> str:
 
 
 renders_verb("quantity:devotion", "quantity:times_kicked", "quantity:total", "quantity:greatest",
-             "quantity:total_number", "quantity:greatest_number",
+             "quantity:total_number", "quantity:greatest_number", "quantity:colors_spent",
              *("quantity:" + n for n in QUANTITY_WORDS))(_render_quantity)

@@ -179,5 +179,17 @@ class ObjectRules(Transformer):
         stat = next((c for c in ch if isinstance(c, str) and c.startswith("stat:")), None)
         return stat[len("stat:"):] if stat is not None else None
 
+    def o_colors_among(self, meta, ch):
+        """"colors among permanents you control" (CR 105.2): quantifier ``colors_among``, word
+        "color", qualifiers ``among``, ``form:colors`` (the plural, as ``types_among`` has it) and the
+        object in ``refs``."""
+        out = A.Obj("colors_among", None, ["color"], self._t(meta))
+        take_posts(out, [ref_post("among", _first(ch, A.Obj))])
+        out.qualifiers.append("form:colors")
+        return out
+
+    def qt_colors_spent(self, meta, ch):  # "the number of colors of mana spent to cast ~" (CR 601.2h)
+        return self._quantity(meta, "colors_spent", obj=_first(ch, A.Obj))
+
     def qt_result(self, meta, ch):  # the result of a die roll or a coin flip (CR 706)
         return A.Amount("equal_to", ref=A.Text("result"), text=self._t(meta))
