@@ -127,7 +127,9 @@ def test_howlgeist_power_less_than_cant_block_it():
     e = only(line("AVR", "Howlgeist", "Creatures with power"))
     assert e.verb == "cant_block_obj"
     assert e.subject.words == ["creatures"]
-    assert e.subject.qualifiers == ["power_less_than:~'s power"]
+    assert e.subject.qualifiers == ["power_less_than"]
+    (power,) = e.subject.refs  # "~'s power" (CR 208.1), a node, not text
+    assert power.quantifier == "self" and power.qualifiers[-1] == "stat:power"
 
 
 def test_rule_of_law_one_spell_each_turn():
