@@ -618,7 +618,9 @@ class GrantAbility(Node):
 class Sentence(Node):
     """A sentence made of one or more effect nodes, with optional condition ("If …, …") and
     duration ("until end of turn"). joins: the wording between consecutive effects, one of
-    CONJUNCTIONS ("and", ", then", "then", ", and", ", and then", ","), empty when unknown."""
+    CONJUNCTIONS ("and", ", then", "then", ", and", ", and then", ","), empty when unknown; a
+    sentence that begins "Then …" has one join more, "then" first (the word joining it to the
+    sentence before)."""
     effects: list[Node]
     condition: Node | None = None
     optional: bool = False

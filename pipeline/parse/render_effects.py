@@ -33,7 +33,10 @@ def render_sentence(s: A.Sentence, **_) -> str:
             raise NotRendered("WhereX")
         parts[-1] += ", where X is " + (quantity(where.definition) if isinstance(where.definition, A.Amount)
                                          else render(where.definition))
-    joins = getattr(s, "joins", [])
+    joins = list(getattr(s, "joins", []))
+    lead_then = len(joins) == len(parts) and joins[:1] == ["then"]  # "Then draw a card."
+    if lead_then:
+        joins.pop(0)
     if len(joins) != len(parts) - 1:
         raise NotRendered("Sentence:joins")
     body = parts[0]
@@ -61,6 +64,8 @@ def render_sentence(s: A.Sentence, **_) -> str:
         else:
             raise NotRendered("Sentence:condition:" + type(cond).__name__)
         body = f"{body} {lead}" if after else f"{lead}, {body[:1].lower() + body[1:]}"
+    if lead_then:
+        body = "then " + body[:1].lower() + body[1:]
     # a sentence ending in a quoted ability ends inside the quotes: 'have "{T}: Add {G}."'
     return cap(body) if body.endswith('."') else cap(body) + "."
 
@@ -122,13 +127,24 @@ def render_enters_tapped(e: A.EntersTapped, **_) -> str:
 
 def subject_verb(action: A.Action, base: str, third: str) -> str:
     """"draw" (imperative, no subject), "you draw", "target player draws", "~ deals"; "you may
-    draw" when ``extra["optional"]`` (CR 608.2d: the controller chooses)."""
+    draw" when ``extra["optional"]`` (CR 608.2d: the controller chooses); "you may have it fight"
+    when ``extra["have"]`` (the chooser, an Obj) is set too; "two target creatures each get" when
+    ``extra["each"]``. Raises NotRendered for a "may"/"have"/"each" without a subject."""
     optional = action.extra.get("optional") is True
     if action.subject is None:
-        if optional:
+        if optional or "have" in action.extra or "each" in action.extra:
             raise NotRendered(f"Action:{action.verb}:optional_without_subject")
         return base
     subj = render(action.subject, role="subject")
+    have = action.extra.get("have")
+    if have is not None:  # "you may have it fight …": the chooser has the subject act (CR 608.2d)
+        if not optional or not isinstance(have, A.Obj):
+            raise NotRendered(f"Action:{action.verb}+have")
+        return f"{render(have, role='subject')} may have {render(action.subject)} {base}"
+    if action.extra.get("each") is True:  # "Two target creatures each get +2/+0"
+        if optional:
+            raise NotRendered(f"Action:{action.verb}+each+optional")
+        return f"{subj} each {base}"
     if optional:
         return f"{subj} may {base}"
     if subj == "you" or is_plural(action.subject):
@@ -177,10 +193,11 @@ def render_uncounterable(a: A.Action, **_) -> str:
 
 @renders_verb("draw")
 def render_draw(a: A.Action, **_) -> str:
-    extra_keys(a, {"optional"})
+    extra_keys(a, CLAUSE_KEYS | {"for_each"})
     if a.obj is not None:
         raise NotRendered("Action:draw+obj")
-    return f"{subject_verb(a, 'draw', 'draws')} {counted(a.amount, 'card', 'cards')}"
+    # "draw a card for each creature you control"
+    return f"{subject_verb(a, 'draw', 'draws')} {counted(a.amount, 'card', 'cards')}" + _for_each_tail(a)
 
 
 @renders_verb("mill", "scry", "surveil")
@@ -195,27 +212,34 @@ def render_mill(a: A.Action, **_) -> str:
 
 @renders_verb("gain_life", "lose_life")
 def render_life(a: A.Action, **_) -> str:
-    extra_keys(a, {"optional"})
+    extra_keys(a, CLAUSE_KEYS | {"for_each"})
     if a.obj is not None:
         raise NotRendered(f"Action:{a.verb}+obj")
     base = "gain" if a.verb == "gain_life" else "lose"
     if a.amount is not None and a.amount.kind == "equal_to":  # "gains life equal to its power"
         return f"{subject_verb(a, base, base + 's')} life equal to {quantity(a.amount)}"
-    return f"{subject_verb(a, base, base + 's')} {amount_number(a.amount, words=False)} life"
+    # "you gain 1 life for each card in your graveyard"
+    return f"{subject_verb(a, base, base + 's')} {amount_number(a.amount, words=False)} life" + _for_each_tail(a)
 
 
 @renders_verb("damage")
 def render_damage(a: A.Action, **_) -> str:
     """"~ deals 3 damage to any target" (CR 120.1)."""
-    extra_keys(a, set())
-    return f"{subject_verb(a, 'deal', 'deals')} {amount_number(a.amount, words=False)} damage to {_obj(a)}"
+    extra_keys(a, CLAUSE_KEYS | {"also"})
+    out = f"{subject_verb(a, 'deal', 'deals')} {amount_number(a.amount, words=False)} damage to {_obj(a)}"
+    also = a.extra.get("also")
+    if also is not None:  # "~ deals 2 damage to any target and 3 damage to you" (one source, two recipients)
+        if not isinstance(also, A.Action) or also.verb != "damage" or also.subject is not None or also.extra:
+            raise NotRendered("Action:damage+also")
+        out += f" and {amount_number(also.amount, words=False)} damage to {_obj(also)}"
+    return out
 
 
 @renders_verb("pump")
 def render_pump(a: A.Action, **_) -> str:
     """"target creature gets +3/+3 [until end of turn]", "~ gets +1/+1 for each creature card
     in your graveyard" (CR 613.4c)."""
-    extra_keys(a, {"pt", "duration"})
+    extra_keys(a, CLAUSE_KEYS | {"pt", "duration", "for_each"})
     pt = a.extra.get("pt")
     each = a.amount is not None and a.amount.kind == "for_each" and isinstance(a.amount.ref, A.Obj)
     if not isinstance(pt, str) or not _PT.match(pt) or a.obj is not None or (a.amount is not None and not each):
@@ -225,7 +249,8 @@ def render_pump(a: A.Action, **_) -> str:
         out += " for each " + render(a.amount.ref, prep="in")
     if "duration" in a.extra:
         out += " " + render(a.extra["duration"])
-    return out
+    # "gets +1/+1 until end of turn for each creature blocking it" (the rider after the duration)
+    return out + _for_each_tail(a)
 
 
 # CR 611.2b durations (DurationKind) as Oracle writes them
@@ -407,3 +432,153 @@ def render_cant_attack(a: A.Action, **_) -> str:
     if "unless" in a.extra:
         out += " unless " + render(a.extra["unless"])
     return out
+
+
+# --------------------------------------------------------------------------- one-shot actions (CR 701 keyword actions, CR 120 damage)
+#: extra keys every clause-level renderer below writes through :func:`subject_verb` ("may", "each")
+CLAUSE_KEYS = frozenset({"optional", "have", "each"})
+
+
+def _for_each_tail(a: A.Action) -> str:
+    """" for each creature you control" from ``extra["for_each"]`` (an Obj, CR 107.3-style count)."""
+    fe = a.extra.get("for_each")
+    if fe is None:
+        return ""
+    if not isinstance(fe, A.Obj):
+        raise NotRendered(f"Action:{a.verb}+for_each")
+    return " for each " + render(fe, prep="in")
+
+
+@renders_verb("fight")
+def render_fight(a: A.Action, **_) -> str:
+    """"target creature you control fights target creature you don't control", "you may have it
+    fight …" (CR 701.14a: each deals damage equal to its power to the other)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.amount is not None:
+        raise NotRendered("Action:fight+amount")
+    return f"{subject_verb(a, 'fight', 'fights')} {_obj(a)}"
+
+
+@renders_verb("fight_each_other")
+def render_fight_each_other(a: A.Action, **_) -> str:
+    """"Those creatures fight each other" (CR 701.14a)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.obj is not None or a.amount is not None or a.subject is None:
+        raise NotRendered("Action:fight_each_other")
+    return f"{subject_verb(a, 'fight', 'fights')} each other"
+
+
+@renders_verb("flip_coin")
+def render_flip_coin(a: A.Action, **_) -> str:
+    """"flip a coin" (CR 705.1)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:flip_coin")
+    return f"{subject_verb(a, 'flip', 'flips')} a coin"
+
+
+@renders_verb("condition:win_flip", "condition:lose_flip")
+def render_flip_result(a: A.Action, **_) -> str:
+    """"if you win the flip" / "if you lose the flip" (CR 705.2: the caller wins or loses)."""
+    extra_keys(a, set())
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered(a.verb)
+    return "you win the flip" if a.verb == "condition:win_flip" else "you lose the flip"
+
+
+@renders_verb("roll_die")
+def render_roll_die(a: A.Action, **_) -> str:
+    """"roll a d20", "roll a six-sided die", "each player rolls two six-sided dice" (CR 706.1a:
+    an "N-sided die" or "dN"); ``extra``: ``sides`` (int), ``notation`` ("d" | "sided")."""
+    extra_keys(a, CLAUSE_KEYS | {"sides", "notation"})
+    sides, notation = a.extra.get("sides"), a.extra.get("notation")
+    if not isinstance(sides, int) or notation not in ("d", "sided") or a.obj is not None:
+        raise NotRendered("Action:roll_die")
+    one = a.amount is None or (a.amount.kind == "fixed" and a.amount.value == 1)
+    if notation == "d":
+        die = f"d{sides}"
+        head = article(die) if one else amount_number(a.amount)
+        return f"{subject_verb(a, 'roll', 'rolls')} {head} {die}"
+    from pipeline.parse.render_objects import number_word
+
+    die = f"{number_word(sides)}-sided " + ("die" if one else "dice")
+    head = article(die) if one else amount_number(a.amount)
+    return f"{subject_verb(a, 'roll', 'rolls')} {head} {die}"
+
+
+@renders_verb("monarch")
+def render_monarch(a: A.Action, **_) -> str:
+    """"you become the monarch" (CR 724.1)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:monarch")
+    return f"{subject_verb(a, 'become', 'becomes')} the monarch"
+
+
+@renders_verb("control")
+def render_control(a: A.Action, **_) -> str:
+    """"You control enchanted creature." (a control-changing effect, CR 613.1b layer 2)."""
+    extra_keys(a, CLAUSE_KEYS | {"duration"})
+    if a.subject is None or a.amount is not None:
+        raise NotRendered("Action:control")
+    return f"{subject_verb(a, 'control', 'controls')} {_obj(a)}{_duration_tail(a)}"
+
+
+@renders_verb("tap_or_untap")
+def render_tap_or_untap(a: A.Action, **_) -> str:
+    """"you may tap or untap target permanent" (CR 701.26)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.amount is not None:
+        raise NotRendered("Action:tap_or_untap")
+    return f"{subject_verb(a, 'tap', 'taps')} or untap {_obj(a)}"
+
+
+@renders_verb("cast_flash")
+def render_cast_flash(a: A.Action, **_) -> str:
+    """"You may cast spells as though they had flash." / "You may cast ~ as though it had flash."
+    (CR 702.8a flash; casting "as though it had flash", CR 601.3b)."""
+    extra_keys(a, CLAUSE_KEYS | {"duration"})
+    if a.amount is not None:
+        raise NotRendered("Action:cast_flash")
+    pron = "they" if is_plural(a.obj) else "it"
+    return f"{subject_verb(a, 'cast', 'casts')} {_obj(a)} as though {pron} had flash{_duration_tail(a)}"
+
+
+@renders_verb("discard_random")
+def render_discard_random(a: A.Action, **_) -> str:
+    """"that player discards a card at random" (CR 701.9b: the card is chosen at random)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.amount is not None:
+        raise NotRendered("Action:discard_random")
+    return f"{subject_verb(a, 'discard', 'discards')} {_obj(a)} at random"
+
+
+@renders_verb("damage_that_much")
+def render_damage_that_much(a: A.Action, **_) -> str:
+    """"~ deals that much damage to that creature's controller" (CR 120.1)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.amount is not None:
+        raise NotRendered("Action:damage_that_much")
+    return f"{subject_verb(a, 'deal', 'deals')} that much damage to {_obj(a)}"
+
+
+@renders_verb("damage_divided")
+def render_damage_divided(a: A.Action, **_) -> str:
+    """"~ deals 4 damage divided as you choose among any number of targets" (CR 601.2d: the
+    division is announced as the spell is cast)."""
+    extra_keys(a, CLAUSE_KEYS)
+    return (f"{subject_verb(a, 'deal', 'deals')} {amount_number(a.amount, words=False)} damage divided as you "
+            f"choose among {_obj(a)}")
+
+
+@renders_verb("sacrifice_unless")
+def render_sacrifice_unless(a: A.Action, **_) -> str:
+    """"sacrifice ~ unless you pay {W}{W}" / "… unless you pay its mana cost" (CR 118.12a: "[do
+    something] unless [a player does something else]")."""
+    from pipeline.parse.render_mana import symbols
+
+    extra_keys(a, CLAUSE_KEYS | {"mana"})
+    if a.amount is not None:
+        raise NotRendered("Action:sacrifice_unless")
+    what = symbols(a.extra["mana"]) if "mana" in a.extra else "its mana cost"
+    return f"{subject_verb(a, 'sacrifice', 'sacrifices')} {_obj(a)} unless you pay {what}"

@@ -979,7 +979,13 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
         return A.Sentence(_clauses(ch[0]), condition=cond)
 
     def s_then(self, meta, ch):
-        return A.Sentence(_clauses(ch[0]))
+        """"Then …" at a sentence start: the sentence's joins begin with "then" (the word joining it
+        to the sentence before, CR 608.2c: in order), one more join than between its effects."""
+        s = A.Sentence(_clauses(ch[0]))
+        n = len(s.effects) - (1 if s.effects and isinstance(s.effects[-1], A.WhereX) else 0)
+        if len(s.joins) == n - 1:
+            s.joins = ["then"] + s.joins
+        return s
 
     def s_any_player_may_activate(self, meta, ch):
         return A.Sentence([A.Action("any_player_may_activate", text=self._t(meta))])
@@ -1073,6 +1079,7 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
         if isinstance(act, A.Action):
             act.subject = ch[1]
             act.extra["optional"] = True
+            act.extra["have"] = ch[0]  # who may have it done: "you may have it fight …" (CR 608.2d)
             if len(ch) > 3:
                 act.extra["duration"] = ch[3]
         return act

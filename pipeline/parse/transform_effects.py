@@ -11,7 +11,7 @@ phase (CR 500.8) and "activate only during your upkeep and only once each turn" 
 
 from __future__ import annotations
 
-from lark import Transformer, v_args
+from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
 from pipeline.parse.children import first_of as _first
@@ -145,3 +145,40 @@ class EffectRules(Transformer):
 
     def ar_upkeep_once(self, meta, ch):  # CR 602.5b
         return A.Action("activate_only", extra={"restriction": "upkeep_once"}, text=self._t(meta))
+
+
+    # ------------------------------------------------------------ "for each" riders inside an action, dice (CR 706)
+    def _for_each_obj(self, name, meta, ch):
+        """The generic Action of rule ``name``; when its alternative ends "for each <obj>" ("gain 1
+        life for each card in your graveyard", "draw a card for each creature you control"), that
+        object is ``extra["for_each"]``, not the action's object."""
+        act = self._action(name, ch, self._t(meta))
+        if "each" in self._lits and "for" in self._lits and act.obj is not None:
+            act.extra["for_each"] = act.obj
+            act.obj = None
+            self._form_used = True
+        return act
+
+    def a_gain_life(self, meta, ch):
+        return self._for_each_obj("a_gain_life", meta, ch)
+
+    def a_draw(self, meta, ch):
+        return self._for_each_obj("a_draw", meta, ch)
+
+    def a_roll_die(self, meta, ch):
+        """"roll a d20" / "roll a six-sided die" / "roll two six-sided dice" (CR 706.1a: an
+        "N-sided die" or "dN"): ``extra.sides`` (N) and ``extra.notation`` ("d" or "sided");
+        ``amount`` the number of dice when more than one. A die word of another shape keeps
+        ``extra.words`` (not rendered)."""
+        from pipeline.parse.transform import _NUMWORDS
+
+        word = next((self._tok(c) for c in ch if isinstance(c, Token) and c.type == "WORD"), "").lower()
+        act = A.Action("roll_die", amount=_first(ch, A.Amount), text=self._t(meta))
+        if word[:1] == "d" and word[1:].isdigit():
+            act.extra.update(sides=int(word[1:]), notation="d")
+        elif word.endswith("-sided") and word[:-6] in _NUMWORDS:
+            act.extra.update(sides=_NUMWORDS[word[:-6]], notation="sided")
+        else:
+            act.extra["words"] = [word]
+        self._form_used = True
+        return act
