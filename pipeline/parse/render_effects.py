@@ -7,6 +7,7 @@ import copy
 
 from pipeline.parse import ast as A
 from pipeline.parse.render import NotRendered, cap, extra_keys, render, renders, renders_verb
+from pipeline.parse.lexicon import is_object_word
 from pipeline.parse.render_objects import amount_number, article, counted, is_plural, quantity
 
 _PT = __import__("re").compile(r"^[+-](?:\d+|X)/[+-](?:\d+|X)$")
@@ -27,7 +28,9 @@ def render_sentence(s: A.Sentence, **_) -> str:
         raise NotRendered("Sentence:optional")
     effects = list(s.effects)
     where = effects.pop() if effects and isinstance(effects[-1], A.WhereX) else None
-    parts = _joined_parts(effects)
+    # "Until end of turn, ~ becomes an Angel and gains flying": the lead duration governs each
+    # effect, so a grant in it is one-shot ("gains", CR 611.2a) though it holds no duration itself
+    parts = _joined_parts(effects, timed=isinstance(s.condition, A.Duration))
     if where is not None:  # "…, where X is the number of cards in your hand" (CR 107.3a)
         if where.variable != "X" or not parts:
             raise NotRendered("WhereX")
@@ -70,7 +73,7 @@ def render_sentence(s: A.Sentence, **_) -> str:
     return cap(body) if body.endswith('."') else cap(body) + "."
 
 
-def _joined_parts(effects: list) -> list[str]:
+def _joined_parts(effects: list, **ctx) -> list[str]:
     """Rendered effects of a sentence; a joined predicate (an effect whose subject is the previous
     effect's subject object, see ``ToAst.clause_list``) is written without its subject, and a
     duration it shares with the next predicate of its chain only once, at the end ("target
@@ -85,7 +88,7 @@ def _joined_parts(effects: list) -> list[str]:
                 and isinstance(e, A.Action) and "duration" in e.extra and _duration_of(nxt) == _duration_of(e)):
             node = copy.copy(e)
             node.extra = {k: v for k, v in e.extra.items() if k != "duration"}
-        text = render(node)
+        text = render(node, **ctx)
         if joined:
             prefix = render(subj, role="subject") + " "
             if _optional(e) and _optional(effects[i - 1]):  # "you may X and Y": one "may" (CR 608.2d)
@@ -275,17 +278,26 @@ def _quoted(body: A.Node) -> str:
     return '"' + render(body).replace('"', "'") + '"'
 
 
+def ability_list(abilities: list) -> str:
+    """Keywords by name and any other ability in quotes ("{T}: Add {G}.", CR 113.1a), joined
+    "A", "A and B", "A, B, and C". Raises NotRendered for an empty list or an unreadable ability."""
+    items = [render(k) if isinstance(k, A.Keyword) else _quoted(k) for k in abilities]
+    if not items:
+        raise NotRendered("abilities:empty")
+    if len(items) <= 2:
+        return " and ".join(items)
+    return ", ".join(items[:-1]) + f", and {items[-1]}"
+
+
 @renders(A.GrantAbility)
-def render_grant(g: A.GrantAbility, **_) -> str:
+def render_grant(g: A.GrantAbility, timed: bool = False, **_) -> str:
     """"[subject] has/have/gains/gain [keywords and quoted abilities] [duration]" (CR 113.1,
     611). The verb ("has" or "gains") is not kept in the AST, so a grant with a duration
     is written "gains" and one without "has" — the Oracle convention for static vs. one-shot."""
     if not g.abilities:
         raise NotRendered("GrantAbility")
-    # keywords by name, any other ability in quotes ("{T}: Add {G}.", CR 113.1a)
-    kws = [render(k) if isinstance(k, A.Keyword) else _quoted(k) for k in g.abilities]
-    kw = kws[0] if len(kws) == 1 else (f"{kws[0]} and {kws[1]}" if len(kws) == 2 else ", ".join(kws[:-1]) + f", and {kws[-1]}")
-    if g.duration is None:
+    kw = ability_list(g.abilities)
+    if g.duration is None and not timed:  # (timed: a duration leads the sentence)
         base, third = "have", "has"
     else:
         base, third = "gain", "gains"
@@ -418,7 +430,9 @@ def render_pay(a: A.Action, **_) -> str:
 @renders_verb("damage_equal")
 def render_damage_equal(a: A.Action, **_) -> str:
     """"~ deals damage to target creature equal to its power" (CR 120.1)."""
-    extra_keys(a, set())
+    extra_keys(a, CLAUSE_KEYS | {"equal_first"})
+    if a.extra.get("equal_first"):  # "~ deals damage equal to its power to any target"
+        return f"{subject_verb(a, 'deal', 'deals')} damage equal to {quantity(a.amount)} to {_obj(a)}"
     return f"{subject_verb(a, 'deal', 'deals')} damage to {_obj(a)} equal to {quantity(a.amount)}"
 
 
@@ -582,3 +596,100 @@ def render_sacrifice_unless(a: A.Action, **_) -> str:
         raise NotRendered("Action:sacrifice_unless")
     what = symbols(a.extra["mana"]) if "mana" in a.extra else "its mana cost"
     return f"{subject_verb(a, 'sacrifice', 'sacrifices')} {_obj(a)} unless you pay {what}"
+
+
+@renders_verb("becomes")
+def render_becomes(a: A.Action, **_) -> str:
+    """"~ becomes a 2/1 red Warrior creature with first strike until end of turn" (CR 613.1d
+    type, 613.1e color, 613.1f abilities, 613.4b P/T set by an effect), from ``extra``: ``pt``,
+    ``words`` (colors CR 105 and types CR 205 only, "and" between two of them), ``article``,
+    ``abilities``; "… with base power and toughness 1/1" from ``base_pt``."""
+    extra_keys(a, CLAUSE_KEYS | {"pt", "words", "article", "abilities", "duration", "base_pt", "form"})
+    words, pt = a.extra.get("words") or [], a.extra.get("pt")
+    form = a.extra.get("form") or []
+    if a.obj is not None or a.amount is not None or not words or not set(form) <= {"a", "an"}:
+        raise NotRendered("Action:becomes")
+    _type_words(words)
+    # supertypes come before the P/T: "a legendary 4/4 red Dragon creature" (CR 205.4a)
+    n = next((i for i, w in enumerate(words) if w.lower() not in SUPERTYPES), len(words))
+    desc = " ".join(list(words[:n]) + ([pt] if pt else []) + list(words[n:]))
+    if a.extra.get("article") is not None or form:
+        desc = f"{article(desc)} {desc}"
+    out = f"{subject_verb(a, 'become', 'becomes')} {desc}"
+    if "base_pt" in a.extra:
+        out += " with base power and toughness " + a.extra["base_pt"]
+    if a.extra.get("abilities"):
+        out += " with " + ability_list(a.extra["abilities"])
+    return out + _duration_tail(a)
+
+
+#: supertypes (CR 205.4a) — written before a P/T in a description
+SUPERTYPES = frozenset({"basic", "legendary", "ongoing", "snow", "world"})
+
+
+def _type_words(words: list[str]) -> None:
+    """Raise NotRendered unless every word is a color or type of the closed lexicons (CR 105, 205),
+    or "and" between two of them."""
+    for i, w in enumerate(words):
+        if not (is_object_word(w.lower()) or (w.lower() == "and" and 0 < i < len(words) - 1)):
+            raise NotRendered("type_word")
+
+
+@renders_verb("still_type")
+def render_still_type(a: A.Action, **_) -> str:
+    """"It's still a land." / "They're still lands." (CR 613.1d: the types added do not replace
+    the old ones)."""
+    extra_keys(a, {"words"})
+    words = a.extra.get("words") or []
+    if not isinstance(a.obj, A.Obj) or a.obj.quantifier not in ("it", "them") or not words:
+        raise NotRendered("Action:still_type")
+    _type_words(words)
+    desc = " ".join(words)
+    return f"they're still {desc}" if a.obj.quantifier == "them" else f"it's still {article(desc)} {desc}"
+
+
+_ORDER_WORDS = {None: "", "any": " in any order", "random": " in a random order"}
+
+
+def _rest_words(rest: dict) -> str:
+    """Where "the rest" go: "into your graveyard", "on the bottom of your library in a random
+    order", "back on top of your library in any order", "on top in any order" (CR 401.4)."""
+    if "zone" in rest:
+        if set(rest) != {"zone", "owner"} or rest["zone"] not in ("hand", "graveyard") or rest["owner"] not in ("your", "their"):
+            raise NotRendered("Action:put_into_rest:rest")
+        return f"into {rest['owner']} {rest['zone']}"
+    pos, lib, order = rest.get("position"), rest.get("library"), rest.get("order")
+    if pos not in ("top", "bottom") or lib not in (None, "your", "their") or order not in _ORDER_WORDS:
+        raise NotRendered("Action:put_into_rest:rest")
+    out = ("back " if rest.get("back") else "") + ("on top" if pos == "top" else "on the bottom")
+    if lib is not None:
+        out += f" of {lib} library"
+    return out + _ORDER_WORDS[order]
+
+
+@renders_verb("put_into_rest")
+def render_put_into_rest(a: A.Action, **_) -> str:
+    """"put one of them into your hand and the rest into your graveyard" (CR 401.4 for the order of
+    cards put into a library together)."""
+    extra_keys(a, CLAUSE_KEYS | {"zone", "owner", "rest"})
+    zone, owner = a.extra.get("zone"), a.extra.get("owner")
+    if zone == "battlefield" and owner is None:
+        first = "onto the battlefield"
+    elif zone in ("hand", "graveyard") and owner in ("your", "their"):
+        first = f"into {owner} {zone}"
+    else:
+        raise NotRendered("Action:put_into_rest")
+    return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} {first} and the rest {_rest_words(a.extra.get('rest') or {})}"
+
+
+@renders_verb("reveal_until", "exile_until")
+def render_reveal_until(a: A.Action, **_) -> str:
+    """"reveal cards from the top of your library until you reveal a nonland card" / "exile cards
+    from the top of your library until you exile a land card" (CR 701.20 reveal; ``extra.until``
+    the stopping action)."""
+    extra_keys(a, CLAUSE_KEYS | {"until"})
+    until = a.extra.get("until")
+    if not isinstance(until, A.Action) or until.verb not in ("reveal", "exile") or a.amount is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    base = a.verb.split("_")[0]
+    return f"{subject_verb(a, base, base + 's')} {_obj(a)} until {render(until)}"

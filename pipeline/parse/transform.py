@@ -1126,10 +1126,11 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
         return A.Sentence([act] + list(ch[2]), condition=None, optional=True)
 
     def c_still(self, meta, ch):
-        return A.Action("still_type", obj=A.Obj("it", None, [], "it"), extra={"words": ch[-1]}, text=self._t(meta))
-
-    def rest_dest(self, meta, ch):
-        return A.Text(self._low(meta))
+        """"It's still a land." / "They're still lands." (CR 613.1d: a type-changing effect that adds
+        types keeps the old ones): ``obj`` it / them, ``extra.words`` the type words."""
+        self._form_used = True
+        obj = A.Obj("them", None, [], "they") if "they're" in self._lits else A.Obj("it", None, [], "it")
+        return A.Action("still_type", obj=obj, extra={"words": ch[-1]}, text=self._t(meta))
 
     def c_is(self, meta, ch):
         return A.Action("is", subject=ch[0], extra={"words": ch[1]}, text=self._t(meta))
@@ -1228,7 +1229,9 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
     def bs_creature(self, meta, ch):
         words = [c for c in ch if isinstance(c, str)]
         kws = [k for c in ch if isinstance(c, list) for k in c]
-        return _Generic("becomes", [A.Text(" ".join(words))] + kws, self._t(meta))
+        spec = _Generic("becomes", [A.Text(" ".join(words))] + kws, self._t(meta))
+        spec.words, spec.abilities = words, kws  # read by transform_effects.a_becomes
+        return spec
 
 
 #: Literal words of a comparison ("N or more", "N or fewer", "more than N") and of a negation

@@ -265,8 +265,18 @@ class ZoneRules(Transformer):
         verb = "reveal" if words[0].startswith("reveal") else "exile"
         i = words.index("until")
         verb2 = "reveal" if any(w.startswith("reveal") for w in words[i:]) else "exile"
+        self._form_used = True  # the verbs are the two Actions' verbs
         until = A.Action(verb2, subject=objs[1], obj=objs[2], text=" ".join(self._t(meta).split()[i + 1:]))
         return A.Action(verb + "_until", obj=objs[0], extra={"until": until}, text=self._t(meta))
+
+    def z_top_of_library(self, meta, ch):
+        """"from the top of your library" / "… of target player's library" (CR 401.1) → the zone
+        qualifier ``top_of:<owner>`` (owners of :data:`_TOP_OWNERS`, or ``owner`` for "its owner's")."""
+        lits = list(self._lits)
+        self._form_used = True
+        words = tuple(lits[lits.index("of") + 1:-1]) if "of" in lits else ()
+        owner = "owner" if words == ("its", "owner") else _TOP_OWNERS.get(words, "?")
+        return f"top_of:{owner}"
 
     def z_named_hand(self, meta, ch):
         return "hand_of:" + self._low(meta).rsplit(" hand", 1)[0].replace(" 's", "'s")
