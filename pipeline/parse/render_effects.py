@@ -8,6 +8,7 @@ import copy
 from pipeline.parse import ast as A
 from pipeline.parse.render import NotRendered, cap, extra_keys, render, renders, renders_verb
 from pipeline.parse.lexicon import is_object_word
+from pipeline.parse.transform_digital import is_perpetual
 from pipeline.parse.render_objects import amount_number, article, counted, is_plural, quantity
 
 _PT = __import__("re").compile(r"^[+-](?:\d+|X)/[+-](?:\d+|X)$")
@@ -93,6 +94,8 @@ def _joined_parts(effects: list, **ctx) -> list[str]:
             prefix = render(subj, role="subject") + " "
             if _optional(e) and _optional(effects[i - 1]):  # "you may X and Y": one "may" (CR 608.2d)
                 prefix += "may "
+            elif is_perpetual(e) and is_perpetual(effects[i - 1]):  # "it perpetually gets +1/+1 and gains …"
+                prefix += "perpetually "
             if not text.startswith(prefix):
                 raise NotRendered("Sentence:joined")
             text = text[len(prefix):]
@@ -111,6 +114,8 @@ def _duration_of(node):
         d = node.extra.get("duration")
         return render(d) if d is not None else None
     if isinstance(node, A.GrantAbility):
+        if is_perpetual(node):  # (written before the verb, by render_grant)
+            return "perpetually"
         return render(node.duration) if node.duration is not None else None
     return None
 
@@ -148,11 +153,14 @@ def subject_verb(action: A.Action, base: str, third: str) -> str:
         if optional:
             raise NotRendered(f"Action:{action.verb}+each+optional")
         return f"{subj} each {base}"
+    verb = base if subj == "you" or is_plural(action.subject) else third
+    if action.extra.get("perpetually") is True:  # MTG Arena: "it perpetually gets +1/+1" (transform_digital)
+        if optional:
+            raise NotRendered(f"Action:{action.verb}+perpetually+optional")
+        return f"{subj} perpetually {verb}"
     if optional:
         return f"{subj} may {base}"
-    if subj == "you" or is_plural(action.subject):
-        return f"{subj} {base}"
-    return f"{subj} {third}"
+    return f"{subj} {verb}"
 
 
 def _obj(action: A.Action) -> str:
@@ -297,12 +305,15 @@ def render_grant(g: A.GrantAbility, timed: bool = False, **_) -> str:
     if not g.abilities:
         raise NotRendered("GrantAbility")
     kw = ability_list(g.abilities)
-    if g.duration is None and not timed:  # (timed: a duration leads the sentence)
+    if is_perpetual(g):  # MTG Arena: "That card perpetually gains "~ enters tapped."" (transform_digital)
+        base, third = "perpetually gain", "perpetually gains"
+        g = A.GrantAbility(g.subject, g.abilities, None, g.text)
+    elif g.duration is None and not timed:  # (timed: a duration leads the sentence)
         base, third = "have", "has"
     else:
         base, third = "gain", "gains"
     subj = g.subject
-    if not (isinstance(subj, A.Obj) and (subj.quantifier is not None or subj.words)):
+    if not (isinstance(subj, A.Obj) and (subj.quantifier is not None or subj.words or subj.qualifiers)):
         raise NotRendered("GrantAbility:subject")
     who = render(subj, role="subject")
     verb = base if (who == "you" or is_plural(subj)) else third
@@ -450,7 +461,7 @@ def render_cant_attack(a: A.Action, **_) -> str:
 
 # --------------------------------------------------------------------------- one-shot actions (CR 701 keyword actions, CR 120 damage)
 #: extra keys every clause-level renderer below writes through :func:`subject_verb` ("may", "each")
-CLAUSE_KEYS = frozenset({"optional", "have", "each"})
+CLAUSE_KEYS = frozenset({"optional", "have", "each", "perpetually"})
 
 
 def _for_each_tail(a: A.Action) -> str:

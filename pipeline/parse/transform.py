@@ -20,6 +20,7 @@ from pipeline.parse.transform_conditions import ConditionRules
 from pipeline.parse.transform_copy import CopyRules
 from pipeline.parse.transform_counters import CounterRules, _Counter
 from pipeline.parse.transform_effects import EffectRules
+from pipeline.parse.transform_digital import DigitalRules, is_perpetual, mark_perpetual
 from pipeline.parse.transform_keywords import KeywordRules, quality_obj
 from pipeline.parse.transform_mana import ManaRules
 from pipeline.parse.transform_objects import ObjectRules
@@ -83,7 +84,7 @@ def _flat_syms(children) -> list[A.ManaSymbol]:
 
 
 @v_args(meta=True)
-class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRules, ObjectRules, KeywordRules, ReplacementRules,
+class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneRules, TokenRules, ObjectRules, KeywordRules, ReplacementRules,
             StaticRules, ConditionRules, Transformer):
     """Transform one parse tree of ``text`` (the lower-cased segment) given ``orig`` (the
     same segment in original case, same length) into AST nodes."""
@@ -1304,6 +1305,10 @@ def _resolve_joined(nodes: list, conjs: list) -> None:
         chains.append(chain)
     _carry_may(nodes, conjs)
     for chain in chains:
+        if is_perpetual(chain[0]):  # "It perpetually gets +1/+1 and gains vigilance" (MTG Arena)
+            for node in chain[1:]:
+                mark_perpetual(node)
+            continue  # (its "duration" is that mark, not one to spread)
         dur = _duration(chain[-1])
         if dur is not None:
             for node in chain[:-1]:

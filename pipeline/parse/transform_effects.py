@@ -222,7 +222,7 @@ class EffectRules(Transformer):
         return A.Action("becomes", extra=extra, text=self._t(meta))
 
     # ------------------------------------------------------------ "put one of them into your hand and the rest …" (CR 401.4)
-    def _whose(self):
+    def _rest_whose(self):
         return "their" if "their" in self._lits else ("your" if "your" in self._lits else None)
 
     def ro_any(self, meta, ch):
@@ -234,7 +234,7 @@ class EffectRules(Transformer):
     def _rest_library(self, position, ch):
         self._form_used = True
         order = next((c for c in ch if isinstance(c, _RestOrder)), None)
-        return _RestDest({"position": position, "library": self._whose(), "order": str(order) if order else None,
+        return _RestDest({"position": position, "library": self._rest_whose(), "order": str(order) if order else None,
                           "back": "back" in self._lits})
 
     def rd_bottom(self, meta, ch):
@@ -245,13 +245,15 @@ class EffectRules(Transformer):
 
     def rd_zone(self, meta, ch):
         self._form_used = True
-        return _RestDest({"zone": "hand" if "hand" in self._lits else "graveyard", "owner": self._whose()})
+        return _RestDest({"zone": "hand" if "hand" in self._lits else "graveyard", "owner": self._rest_whose()})
 
     def a_put_into_rest(self, meta, ch):
         """"Put one of them into your hand and the rest on the bottom of your library in a random
         order" → ``Action{verb: "put_into_rest", obj, extra: {zone: hand | graveyard | battlefield,
         owner: your | their | None, rest: {position: top | bottom, library: your | their | None,
-        order: any | random | None, back: bool} or {zone: graveyard | hand, owner}}}`` (CR 401.4)."""
+        order: any | random | None, back: bool} or {zone: graveyard | hand, owner}}}`` (CR 401.4).
+        (The first part is not read "into your graveyard": "and" after it would be a new
+        shift/reduce conflict, grammar_conflicts.json.)"""
         self._form_used = True
         rest = next(c for c in ch if isinstance(c, _RestDest))
         lits = self._lits[:self._lits.index("rest")]

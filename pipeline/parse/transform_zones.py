@@ -269,8 +269,8 @@ class ZoneRules(Transformer):
         until = A.Action(verb2, subject=objs[1], obj=objs[2], text=" ".join(self._t(meta).split()[i + 1:]))
         return A.Action(verb + "_until", obj=objs[0], extra={"until": until}, text=self._t(meta))
 
-    def z_top_of_library(self, meta, ch):
-        """"from the top of your library" / "… of target player's library" (CR 401.1) → the zone
+    def z_top_of_named_library(self, meta, ch):
+        """"from the top of their library" / "… of target player's library" (CR 401.1) → the zone
         qualifier ``top_of:<owner>`` (owners of :data:`_TOP_OWNERS`, or ``owner`` for "its owner's")."""
         lits = list(self._lits)
         self._form_used = True
