@@ -180,14 +180,12 @@ _SIMPLE = {
 
 
 def _simple(action: A.Action, **_) -> str:
-    extra_keys(action, {"optional", "unless"})
+    extra_keys(action, CLAUSE_KEYS)
     if action.amount is not None:
         raise NotRendered(f"Action:{action.verb}+amount")
     base, third = _SIMPLE[action.verb]
-    out = f"{subject_verb(action, base, third)} {_obj(action)}"
-    if "unless" in action.extra:  # "sacrifice it unless you discard a creature card" (CR 118.12)
-        out += " unless " + render(action.extra["unless"])
-    return out
+    # "sacrifice it unless you discard a creature card" (CR 118.12a)
+    return f"{subject_verb(action, base, third)} {_obj(action)}" + unless_tail(action)
 
 
 renders_verb(*_SIMPLE)(_simple)
@@ -208,7 +206,7 @@ def render_draw(a: A.Action, **_) -> str:
     if a.obj is not None:
         raise NotRendered("Action:draw+obj")
     # "draw a card for each creature you control"
-    return f"{subject_verb(a, 'draw', 'draws')} {counted(a.amount, 'card', 'cards')}" + _for_each_tail(a)
+    return f"{subject_verb(a, 'draw', 'draws')} {counted(a.amount, 'card', 'cards')}" + _for_each_tail(a) + unless_tail(a)
 
 
 @renders_verb("mill", "scry", "surveil")
@@ -230,7 +228,7 @@ def render_life(a: A.Action, **_) -> str:
     if a.amount is not None and a.amount.kind == "equal_to":  # "gains life equal to its power"
         return f"{subject_verb(a, base, base + 's')} life equal to {quantity(a.amount)}"
     # "you gain 1 life for each card in your graveyard"
-    return f"{subject_verb(a, base, base + 's')} {amount_number(a.amount, words=False)} life" + _for_each_tail(a)
+    return f"{subject_verb(a, base, base + 's')} {amount_number(a.amount, words=False)} life" + _for_each_tail(a) + unless_tail(a)
 
 
 @renders_verb("damage")
@@ -243,7 +241,7 @@ def render_damage(a: A.Action, **_) -> str:
         if not isinstance(also, A.Action) or also.verb != "damage" or also.subject is not None or also.extra:
             raise NotRendered("Action:damage+also")
         out += f" and {amount_number(also.amount, words=False)} damage to {_obj(also)}"
-    return out
+    return out + unless_tail(a)
 
 
 @renders_verb("pump")
@@ -461,7 +459,17 @@ def render_cant_attack(a: A.Action, **_) -> str:
 
 # --------------------------------------------------------------------------- one-shot actions (CR 701 keyword actions, CR 120 damage)
 #: extra keys every clause-level renderer below writes through :func:`subject_verb` ("may", "each")
-CLAUSE_KEYS = frozenset({"optional", "have", "each", "perpetually"})
+CLAUSE_KEYS = frozenset({"optional", "have", "each", "perpetually", "unless"})
+
+
+def unless_tail(a: A.Action) -> str:
+    """" unless you pay {U}{U}" from ``extra["unless"]`` (an Action, CR 118.12a), else ""."""
+    other = a.extra.get("unless")
+    if other is None:
+        return ""
+    if not isinstance(other, A.Action):
+        raise NotRendered(f"Action:{a.verb}+unless")
+    return " unless " + render(other)
 
 
 def _for_each_tail(a: A.Action) -> str:
@@ -481,7 +489,7 @@ def render_fight(a: A.Action, **_) -> str:
     extra_keys(a, CLAUSE_KEYS)
     if a.amount is not None:
         raise NotRendered("Action:fight+amount")
-    return f"{subject_verb(a, 'fight', 'fights')} {_obj(a)}"
+    return f"{subject_verb(a, 'fight', 'fights')} {_obj(a)}" + unless_tail(a)
 
 
 @renders_verb("fight_each_other")
@@ -575,7 +583,7 @@ def render_discard_random(a: A.Action, **_) -> str:
     extra_keys(a, CLAUSE_KEYS)
     if a.amount is not None:
         raise NotRendered("Action:discard_random")
-    return f"{subject_verb(a, 'discard', 'discards')} {_obj(a)} at random"
+    return f"{subject_verb(a, 'discard', 'discards')} {_obj(a)} at random" + unless_tail(a)
 
 
 @renders_verb("damage_that_much")
@@ -704,3 +712,73 @@ def render_reveal_until(a: A.Action, **_) -> str:
         raise NotRendered(f"Action:{a.verb}")
     base = a.verb.split("_")[0]
     return f"{subject_verb(a, base, base + 's')} {_obj(a)} until {render(until)}"
+
+
+# keyword actions written "[subject] verb [words]" with no object or amount: verb → (base form, third
+# person). CR 701.44 explore, 701.50 connive, 701.48 learn, 701.49 venture into the dungeon, 701.30 clash,
+# 702.26 phasing ("phase out"), 104.3a/104.2a losing / winning the game, 500.7 extra turns, 615.1 prevention
+FIXED_ACTIONS = {
+    "explore": ("explore", "explores"), "connive": ("connive", "connives"), "learn": ("learn", "learns"),
+    "venture": ("venture into the dungeon", "ventures into the dungeon"),
+    "clash": ("clash with an opponent", "clashes with an opponent"),
+    "phase_out": ("phase out", "phases out"),
+    "lose_game": ("lose the game", "loses the game"), "win_game": ("win the game", "wins the game"),
+    "extra_turn": ("take an extra turn after this one", "takes an extra turn after this one"),
+    "fog": ("prevent all combat damage that would be dealt this turn",) * 2,
+}
+
+
+@renders_verb(*FIXED_ACTIONS)
+def render_fixed_action(a: A.Action, **_) -> str:
+    """A keyword action of :data:`FIXED_ACTIONS` ("~ explores", "Venture into the dungeon.")."""
+    extra_keys(a, CLAUSE_KEYS | {"duration"})
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    return subject_verb(a, *FIXED_ACTIONS[a.verb]) + _duration_tail(a) + unless_tail(a)
+
+
+# keyword actions with a number: CR 701.47 amass, 701.39 bolster, 701.41 support, 701.46 adapt,
+# 701.37 monstrosity ("Monstrosity 3.")
+NUMBER_ACTIONS = {"amass": ("amass", "amasses"), "bolster": ("bolster", "bolsters"), "support": ("support", "supports"),
+                  "adapt": ("adapt", "adapts"), "monstrosity": ("monstrosity", "monstrosity")}
+
+
+@renders_verb(*NUMBER_ACTIONS)
+def render_number_action(a: A.Action, **_) -> str:
+    """"Adapt 2.", "Bolster 1.", "Monstrosity X." (the number in digits, CR 107.1)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.obj is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    return f"{subject_verb(a, *NUMBER_ACTIONS[a.verb])} {amount_number(a.amount, words=False)}" + unless_tail(a)
+
+
+# keyword actions on an object: CR 701.15 goad, 701.35 detain, 701.40 manifest
+OBJECT_ACTIONS = {"goad": ("goad", "goads"), "detain": ("detain", "detains"), "manifest": ("manifest", "manifests")}
+
+
+@renders_verb(*OBJECT_ACTIONS)
+def render_object_action(a: A.Action, **_) -> str:
+    """"Goad target creature.", "detain up to two target nonland permanents", "Manifest the top card
+    of your library." """
+    extra_keys(a, CLAUSE_KEYS)
+    if a.amount is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    return f"{subject_verb(a, *OBJECT_ACTIONS[a.verb])} {_obj(a)}" + unless_tail(a)
+
+
+@renders_verb("exert")
+def render_exert(a: A.Action, **_) -> str:
+    """"You may exert ~ as it attacks." (CR 701.43)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.amount is not None:
+        raise NotRendered("Action:exert")
+    return f"{subject_verb(a, 'exert', 'exerts')} {_obj(a)} as it attacks"
+
+
+@renders_verb("pay_life")
+def render_pay_life(a: A.Action, **_) -> str:
+    """"you may pay 2 life" (CR 119.4, 118.3)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.obj is not None:
+        raise NotRendered("Action:pay_life")
+    return f"{subject_verb(a, 'pay', 'pays')} {amount_number(a.amount, words=False)} life"

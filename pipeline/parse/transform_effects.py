@@ -113,6 +113,7 @@ class EffectRules(Transformer):
         return A.Action("turn_face_" + self._low(meta).rsplit(" ", 1)[-1], obj=_first(ch, A.Obj), text=self._t(meta))
 
     def a_sacrifice_unless_act(self, meta, ch):  # "sacrifice it unless you discard a creature card"
+        self._form_used = True  # the verb after "unless you" is the other Action's verb
         objs = [c for c in ch if isinstance(c, A.Obj)]
         low = self._t(meta)
         i = low.lower().find(" unless you ")
