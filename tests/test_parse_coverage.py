@@ -249,7 +249,7 @@ def test_reveal_until():  # Treasure Keeper (CR 701.20)
             "cast this way on the bottom of your library in a random order.")
     ab = parse_face(text, name="Treasure Keeper", type_line="Artifact Creature — Construct")[0]
     (act,) = _actions(ab, "reveal_until")
-    assert act.obj.qualifiers == ["zone:top_of_library", "form:your"]  # "the top of your library"
+    assert act.obj.qualifiers == ["zone:top_of_library"]  # "the top of your library" (other owners: zone:top_of:<owner>)
     assert act.extra["until"].verb == "reveal" and act.extra["until"].obj.words == ["nonland", "card"]
 
 
