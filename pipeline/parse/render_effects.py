@@ -548,14 +548,6 @@ def render_monarch(a: A.Action, **_) -> str:
     return f"{subject_verb(a, 'become', 'becomes')} the monarch"
 
 
-@renders_verb("control")
-def render_control(a: A.Action, **_) -> str:
-    """"You control enchanted creature." (a control-changing effect, CR 613.1b layer 2)."""
-    extra_keys(a, CLAUSE_KEYS | {"duration"})
-    if a.subject is None or a.amount is not None:
-        raise NotRendered("Action:control")
-    return f"{subject_verb(a, 'control', 'controls')} {_obj(a)}{_duration_tail(a)}"
-
 
 @renders_verb("tap_or_untap")
 def render_tap_or_untap(a: A.Action, **_) -> str:
@@ -565,16 +557,6 @@ def render_tap_or_untap(a: A.Action, **_) -> str:
         raise NotRendered("Action:tap_or_untap")
     return f"{subject_verb(a, 'tap', 'taps')} or untap {_obj(a)}"
 
-
-@renders_verb("cast_flash")
-def render_cast_flash(a: A.Action, **_) -> str:
-    """"You may cast spells as though they had flash." / "You may cast ~ as though it had flash."
-    (CR 702.8a flash; casting "as though it had flash", CR 601.3b)."""
-    extra_keys(a, CLAUSE_KEYS | {"duration"})
-    if a.amount is not None:
-        raise NotRendered("Action:cast_flash")
-    pron = "they" if is_plural(a.obj) else "it"
-    return f"{subject_verb(a, 'cast', 'casts')} {_obj(a)} as though {pron} had flash{_duration_tail(a)}"
 
 
 @renders_verb("discard_random")
@@ -765,14 +747,6 @@ def render_object_action(a: A.Action, **_) -> str:
         raise NotRendered(f"Action:{a.verb}")
     return f"{subject_verb(a, *OBJECT_ACTIONS[a.verb])} {_obj(a)}" + unless_tail(a)
 
-
-@renders_verb("exert")
-def render_exert(a: A.Action, **_) -> str:
-    """"You may exert ~ as it attacks." (CR 701.43)."""
-    extra_keys(a, CLAUSE_KEYS)
-    if a.amount is not None:
-        raise NotRendered("Action:exert")
-    return f"{subject_verb(a, 'exert', 'exerts')} {_obj(a)} as it attacks"
 
 
 @renders_verb("pay_life")
