@@ -631,7 +631,10 @@ class Sentence(Node):
         given = getattr(self.effects, "joins", None)
         if given is not None and not self.joins:
             n = len(self.effects) - (1 if self.effects and isinstance(self.effects[-1], WhereX) else 0)
-            self.joins = list(given) if len(given) == n - 1 else []
+            given = list(given)
+            if n < len(self.effects) and len(given) == n and given[-1:] == [","]:
+                given.pop()  # "…, where X is …" read as a clause after a comma: not a join of effects
+            self.joins = given if len(given) == n - 1 else []
             self.effects = list(self.effects)
 
 

@@ -248,7 +248,7 @@ def render_damage(a: A.Action, **_) -> str:
 def render_pump(a: A.Action, **_) -> str:
     """"target creature gets +3/+3 [until end of turn]", "~ gets +1/+1 for each creature card
     in your graveyard" (CR 613.4c)."""
-    extra_keys(a, CLAUSE_KEYS | {"pt", "duration", "for_each"})
+    extra_keys(a, CLAUSE_KEYS | {"pt", "duration", "for_each", "instead"})
     pt = a.extra.get("pt")
     each = a.amount is not None and a.amount.kind == "for_each" and isinstance(a.amount.ref, A.Obj)
     if not isinstance(pt, str) or not _PT.match(pt) or a.obj is not None or (a.amount is not None and not each):
@@ -258,8 +258,9 @@ def render_pump(a: A.Action, **_) -> str:
         out += " for each " + render(a.amount.ref, prep="in")
     if "duration" in a.extra:
         out += " " + render(a.extra["duration"])
-    # "gets +1/+1 until end of turn for each creature blocking it" (the rider after the duration)
-    return out + _for_each_tail(a)
+    # "gets +1/+1 until end of turn for each creature blocking it" (the rider after the duration);
+    # "… gets +4/+4 until end of turn instead" (CR 614.1a: replaces the effect before it)
+    return out + _for_each_tail(a) + (" instead" if a.extra.get("instead") is True else "")
 
 
 # CR 611.2b durations (DurationKind) as Oracle writes them
@@ -383,10 +384,15 @@ def render_put_library(a: A.Action, **_) -> str:
     order" (CR 401)."""
     extra_keys(a, {"position", "library", "order", "optional"})
     pos, lib, order = a.extra.get("position"), a.extra.get("library"), a.extra.get("order")
-    if pos not in ("top", "bottom") or lib not in _LIBRARY or order not in (None, "any", "random") or a.amount:
+    if pos not in ("top", "bottom") or (lib not in _LIBRARY and lib is not None) or order not in (None, "any", "random") \
+            or a.amount:
         raise NotRendered("Action:put_library")
-    where = "on top of " if pos == "top" else "on the bottom of "
     tail = {None: "", "any": " in any order", "random": " in a random order"}[order]
+    if lib is None:  # "then shuffle and put that card on top" (the library just searched)
+        if pos != "top":
+            raise NotRendered("Action:put_library")
+        return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} on top{tail}"
+    where = "on top of " if pos == "top" else "on the bottom of "
     return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} {where}{_LIBRARY[lib]}{tail}"
 
 
@@ -698,7 +704,7 @@ def render_reveal_until(a: A.Action, **_) -> str:
 
 # keyword actions written "[subject] verb [words]" with no object or amount: verb → (base form, third
 # person). CR 701.44 explore, 701.50 connive, 701.48 learn, 701.49 venture into the dungeon, 701.30 clash,
-# 702.26 phasing ("phase out"), 104.3a/104.2a losing / winning the game, 500.7 extra turns, 615.1 prevention
+# 702.26 phasing ("phase out"), 104.3e/104.2b an effect that loses / wins the game, 500.7 extra turns, 615.1 prevention
 FIXED_ACTIONS = {
     "explore": ("explore", "explores"), "connive": ("connive", "connives"), "learn": ("learn", "learns"),
     "venture": ("venture into the dungeon", "ventures into the dungeon"),
@@ -756,3 +762,40 @@ def render_pay_life(a: A.Action, **_) -> str:
     if a.obj is not None:
         raise NotRendered("Action:pay_life")
     return f"{subject_verb(a, 'pay', 'pays')} {amount_number(a.amount, words=False)} life"
+
+
+@renders_verb("damage_instead")
+def render_damage_instead(a: A.Action, **_) -> str:
+    """"~ deals 5 damage instead" (CR 614.1a: it replaces the damage of the sentence before)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.obj is not None:
+        raise NotRendered("Action:damage_instead")
+    return f"{subject_verb(a, 'deal', 'deals')} {amount_number(a.amount, words=False)} damage instead"
+
+
+@renders_verb("exchange_control")
+def render_exchange_control(a: A.Action, **_) -> str:
+    """"exchange control of two target creatures" / "… of ~ and target nonland permanent" (CR 701.12a)."""
+    extra_keys(a, CLAUSE_KEYS | {"objects"})
+    objs = a.extra.get("objects") or []
+    if a.amount is not None or len(objs) > 1:
+        raise NotRendered("Action:exchange_control")
+    tail = f" and {render(objs[0])}" if objs else ""
+    return f"{subject_verb(a, 'exchange', 'exchanges')} control of {_obj(a)}{tail}"
+
+
+#: "the basic land type of your choice" / "the creature type of your choice" (becomes_type: the form word)
+_TYPE_OF_CHOICE = {"basic": "basic land type", "creature": "creature type"}
+
+
+@renders_verb("becomes_type")
+def render_becomes_type(a: A.Action, **_) -> str:
+    """"Target land becomes the basic land type of your choice until end of turn" (CR 305.7: a land
+    type set by an effect; 205.3 subtypes)."""
+    extra_keys(a, CLAUSE_KEYS | {"duration", "words", "form"})
+    form = a.extra.get("form") or []
+    words = [w.lower() for w in a.extra.get("words") or []]
+    kind = form[0] if len(form) == 1 else ("creature" if not form and not words else None)
+    if kind not in _TYPE_OF_CHOICE or (kind == "basic" and words != ["land"]) or (kind == "creature" and words):
+        raise NotRendered("Action:becomes_type")
+    return f"{subject_verb(a, 'become', 'becomes')} the {_TYPE_OF_CHOICE[kind]} of your choice{_duration_tail(a)}"

@@ -182,6 +182,16 @@ class EffectRules(Transformer):
             act.extra["equal_first"] = True
         return act
 
+    def a_put_library(self, meta, ch):
+        """"put that card on top" (after "search your library …, then shuffle and"): ``put_library``
+        with ``extra: {position: top, library: None}`` (the library searched, CR 401); the other
+        alternatives ("on top of REST") stay generic."""
+        act = self._action("a_put_library", ch, self._t(meta))
+        if "rest" not in act.extra and self._lits[-1:] == ["top"]:
+            act.extra = {"position": "top", "library": None}
+            self._form_used = True
+        return act
+
     def a_roll_die(self, meta, ch):
         """"roll a d20" / "roll a six-sided die" / "roll two six-sided dice" (CR 706.1a: an
         "N-sided die" or "dN"): ``extra.sides`` (N) and ``extra.notation`` ("d" or "sided");
