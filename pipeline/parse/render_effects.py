@@ -400,16 +400,51 @@ def render_put_library(a: A.Action, **_) -> str:
 def render_search(a: A.Action, **_) -> str:
     """"search your library for a basic land card" (CR 701.23); a player other than you searches
     "their" library."""
-    extra_keys(a, {"optional", "form"})
+    extra_keys(a, CLAUSE_KEYS | {"form", "zone"})
     form = a.extra.get("form") or []  # the alternative's words: whose library, "and graveyard"
     if a.amount is not None or not set(form) <= {"your", "their", "and", "graveyard"}:
         raise NotRendered("Action:search")
+    if "zone" in a.extra:  # "search target opponent's library", "your library, hand, and/or graveyard"
+        return f"{subject_verb(a, 'search', 'searches')} {_search_zones(a.extra['zone'])} for {_obj(a)}"
     if "your" in form or "their" in form:
         whose = "their" if "their" in form else "your"
     else:
         whose = "your" if a.subject is None or render(a.subject, role="subject") == "you" else "their"
     lib = f"{whose} library" + (" and graveyard" if "graveyard" in form else "")
     return f"{subject_verb(a, 'search', 'searches')} {lib} for {_obj(a)}"
+
+
+#: whose zones are searched (transform_zones._SEARCH_OWNERS values) → words
+SEARCH_OWNERS = {"target_opponent": "target opponent's", "target_player": "target player's",
+                 "that_player": "that player's", "its_controller": "its controller's", "its_owner": "its owner's",
+                 "your": "your", "their": "their"}
+
+
+def _search_zones(zone) -> str:
+    """"target opponent's library", "your library and/or graveyard", "your library, hand, and/or
+    graveyard" (CR 701.23) from ``{owner, zones}``."""
+    if not isinstance(zone, dict) or zone.get("owner") not in SEARCH_OWNERS or not zone.get("zones"):
+        raise NotRendered("Action:search+zone")
+    names = list(zone["zones"])
+    if not set(names) <= {"library", "graveyard", "hand"}:
+        raise NotRendered("Action:search+zone")
+    if len(names) == 1:
+        listed = names[0]
+    elif len(names) == 2:
+        listed = f"{names[0]} and/or {names[1]}"
+    else:
+        listed = ", ".join(names[:-1]) + f", and/or {names[-1]}"
+    return f"{SEARCH_OWNERS[zone['owner']]} {listed}"
+
+
+@renders_verb("condition:searched")
+def render_searched(a: A.Action, **_) -> str:
+    """"If you search your library this way, shuffle." (CR 701.23: a search of library and
+    graveyard shuffles only when the library was searched)."""
+    extra_keys(a, set())
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered(a.verb)
+    return "you search your library this way"
 
 
 @renders_verb("shuffle")
