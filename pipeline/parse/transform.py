@@ -981,12 +981,15 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
 
     def s_then(self, meta, ch):
         """"Then …" at a sentence start: the sentence's joins begin with "then" (the word joining it
-        to the sentence before, CR 608.2c: in order), one more join than between its effects."""
-        s = A.Sentence(_clauses(ch[0]))
+        to the sentence before, CR 608.2c: in order), one more join than between its effects;
+        "Then if you do, …" keeps its condition too."""
+        s = A.Sentence(_clauses(ch[-1]), condition=ch[0] if len(ch) > 1 else None)
         n = len(s.effects) - (1 if s.effects and isinstance(s.effects[-1], A.WhereX) else 0)
         if len(s.joins) == n - 1:
             s.joins = ["then"] + s.joins
         return s
+
+    s_then_if = s_then
 
     def s_any_player_may_activate(self, meta, ch):
         return A.Sentence([A.Action("any_player_may_activate", text=self._t(meta))])
