@@ -149,3 +149,38 @@ def test_perpetual_grant_and_the_duplicate():
     body = a.to_json()["body"]
     conj = next(x for x in _actions(body) if x["verb"] == "conjure_duplicate")
     assert conj["extra"] == {"zone": "hand", "owner": "your"}
+
+
+def test_search_other_zones():  # CR 701.23
+    act = _verb("Acquire", "Search target opponent's library", "search", round_trip=False)
+    assert act["extra"]["zone"] == {"owner": "target_opponent", "zones": ["library"]}
+    act = _verb("Delivery Moogle", "search your library and/or graveyard", "search", round_trip=False)
+    assert act["extra"]["zone"] == {"owner": "your", "zones": ["library", "graveyard"]}
+
+
+def test_shuffle_and_put_on_top():  # CR 401
+    act = _verb("Mystical Tutor", "then shuffle and put that card on top", "put_library")
+    assert act["extra"] == {"position": "top", "library": None}
+
+
+def test_becomes_the_basic_land_type_of_your_choice():  # CR 305.7
+    act = _verb("Shimmering Mirage", "becomes the basic land type", "becomes_type")
+    assert act["extra"]["form"] == ["basic"] and act["extra"]["duration"]["kind"] == "until_end_of_turn"
+
+
+def test_exchange_control():  # CR 701.12a
+    act = _verb("Switcheroo", "Exchange control of two target creatures.", "exchange_control")
+    assert act["obj"]["count"]["value"] == 2
+
+
+def test_then_if_keeps_then():
+    a = ability("Hour of Promise", "Then if you control three or more Deserts")
+    sentence = a.to_json()["body"]["effect"][-1]
+    assert sentence["joins"][:1] == ["then"] and sentence["condition"]["verb"] == "condition:control"
+
+
+def test_where_x_after_two_effects_keeps_the_join():
+    a = ability("Disciple of Bolas", "You gain X life and draw X cards")
+    assert a.fully_parsed
+    sentence = a.to_json()["body"]["effect"][-1]
+    assert sentence["joins"] == ["and"] and sentence["effects"][-1]["node"] == "WhereX"
