@@ -204,11 +204,11 @@ def test_damage_divided_among_targets():  # Magic Missile, Kuldotha Flamefiend (
     assert act.obj.quantifier == "any_number"
 
 
-def test_search_target_opponents_library():  # Bribery (CR 701.19)
+def test_search_target_opponents_library():  # Bribery (CR 701.23)
     ab = _line("Search target opponent's library for a creature card and put that card onto the battlefield under "
                "your control. Then that player shuffles.", "Bribery", "Sorcery")
     (act,) = _actions(ab, "search")
-    assert act.extra["zone"] == "target opponent's library"
+    assert act.extra["zone"] == {"owner": "target_opponent", "zones": ["library"]}  # closed values
 
 
 def test_cast_with_mana_value_without_paying():  # Sram's Expertise (CR 118.9)
