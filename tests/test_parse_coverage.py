@@ -205,11 +205,11 @@ def test_damage_divided_among_targets():  # Magic Missile, Kuldotha Flamefiend (
     assert act.obj.quantifier == "any_number"
 
 
-def test_search_target_opponents_library():  # Bribery (CR 701.19)
+def test_search_target_opponents_library():  # Bribery (CR 701.23)
     ab = _line("Search target opponent's library for a creature card and put that card onto the battlefield under "
                "your control. Then that player shuffles.", "Bribery", "Sorcery")
     (act,) = _actions(ab, "search")
-    assert act.extra["zone"] == "target opponent's library"
+    assert act.extra["zone"] == {"owner": "target_opponent", "zones": ["library"]}  # closed values
 
 
 def test_cast_with_mana_value_without_paying():  # Sram's Expertise (CR 118.9)
@@ -250,7 +250,7 @@ def test_reveal_until():  # Treasure Keeper (CR 701.20)
             "cast this way on the bottom of your library in a random order.")
     ab = parse_face(text, name="Treasure Keeper", type_line="Artifact Creature — Construct")[0]
     (act,) = _actions(ab, "reveal_until")
-    assert act.obj.qualifiers == ["zone:top_of_library", "form:your"]  # "the top of your library"
+    assert act.obj.qualifiers == ["zone:top_of_library"]  # "the top of your library" (other owners: zone:top_of:<owner>)
     assert act.extra["until"].verb == "reveal" and act.extra["until"].obj.words == ["nonland", "card"]
 
 

@@ -217,6 +217,17 @@ PAIRS = [
     ("and each player / and each planeswalker (CR 608.2c)",
      ("Earthquake", "each creature without flying and each player"),
      ("Magmaquake", "each creature without flying and each planeswalker"), "damage", ()),
+    # one-shot actions (effects.lark): where the rest go and in which order (CR 401.4), dice (CR 706.1a),
+    # coin flips (CR 705.2), MTG Arena's "perpetually" against a duration
+    ("the rest into your graveyard / on the bottom", ("Forbidden Alchemy", "and the rest into your graveyard"),
+     ("Court Hussar", "and the rest on the bottom of your library"), "put_into_rest", ()),
+    ("the rest in any order / in a random order", ("Prophetic Bolt", "and the rest on the bottom of your library in any order"),
+     ("Ajani, Valiant Protector", "and the rest on the bottom of your library in a random order"), "put_into_rest", ("obj",)),
+    ("roll a d4 / a d20", ("Netherese Puzzle-Ward", "roll a d4"), ("Component Pouch", "Roll a d20."), "roll_die", ()),
+    ("win / lose the flip", ("Skyclaw Thrash", "If you win the flip"), ("Mana Crypt", "If you lose the flip"),
+     "condition:", ()),
+    ("perpetually / until end of turn", ("Hypnotic Pattern", "Target creature perpetually gets -2/-0."),
+     ("Shocking Grasp", "Target creature gets -2/-0 until end of turn."), "pump", ("extra.duration",)),
 ]
 
 

@@ -50,16 +50,23 @@ def test_old_and_new_wording_render_the_same():
 
 
 def test_mismatch_kept_first_differing_words():
+    """Withering Gaze: "a card for each … card in it" — the zone preposition ("in" / "from") is one
+    rule of objects.lark, rendered "from" after a counted object here: not fully parsed, though it
+    has no Unparsed node; the mismatch names the first differing words."""
+    (a,) = parse_face("Target opponent reveals their hand. You draw a card for each Forest and green card in it.",
+                      name="Withering Gaze", type_line="Sorcery")
+    assert a.no_unparsed and not a.fully_parsed
+    assert a.render_mismatch == {"shape": "text", "at": 15, "rendered": "from it.", "expected": "in it."}
+    assert a.to_json()["render_mismatch"] == a.render_mismatch
+
+
+def test_damage_equal_in_either_order():
     """Spikeshot Goblin: "deals damage equal to its power to any target" and "deals damage to any
-    target equal to its power" are one rule alias (effects.lark a_damage_equal), rendered in the
-    second order: not fully parsed, though it has no Unparsed node; the mismatch names the first
-    differing words."""
+    target equal to its power" are one rule alias (effects.lark a_damage_equal); ``equal_first``
+    keeps the order, so both round-trip (CR 120.1)."""
     (a,) = parse_face("{R}, {T}: This creature deals damage equal to its power to any target.",
                       name="Spikeshot Goblin", type_line="Creature — Goblin Shaman")
-    assert a.no_unparsed and not a.fully_parsed
-    assert a.render_mismatch == {"shape": "text", "at": 5, "rendered": "to any target equal to its",
-                                 "expected": "equal to its power to any"}
-    assert a.to_json()["render_mismatch"] == a.render_mismatch
+    assert a.fully_parsed and a.body.effect[0].effects[0].extra["equal_first"] is True
 
 
 def test_serial_and_of_an_object_list_kept():

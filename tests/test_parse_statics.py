@@ -267,7 +267,7 @@ def test_dream_prowler_unblockable_while_attacking_alone():
 def test_courser_of_kruphix_play_lands_from_top_of_library():
     e = only(line("A25", "Courser of Kruphix", "You may play lands"))
     assert e.verb == "may_play"
-    assert e.obj.words == ["lands"] and e.obj.qualifiers == ["zone:top_of_library", "form:your"]  # "the top of your library"
+    assert e.obj.words == ["lands"] and e.obj.qualifiers == ["zone:top_of_library"]  # "the top of your library" (no form: other owners are zone:top_of:<owner>)
 
 
 def test_propaganda_attack_tax():

@@ -652,7 +652,9 @@ class GrantAbility(Node):
 class Sentence(Node):
     """A sentence made of one or more effect nodes, with optional condition ("If …, …") and
     duration ("until end of turn"). joins: the wording between consecutive effects, one of
-    CONJUNCTIONS ("and", ", then", "then", ", and", ", and then", ","), empty when unknown."""
+    CONJUNCTIONS ("and", ", then", "then", ", and", ", and then", ","), empty when unknown; a
+    sentence that begins "Then …" has one join more, "then" first (the word joining it to the
+    sentence before)."""
     effects: list[Node]
     condition: Node | None = None
     optional: bool = False
@@ -663,7 +665,10 @@ class Sentence(Node):
         given = getattr(self.effects, "joins", None)
         if given is not None and not self.joins:
             n = len(self.effects) - (1 if self.effects and isinstance(self.effects[-1], WhereX) else 0)
-            self.joins = list(given) if len(given) == n - 1 else []
+            given = list(given)
+            if n < len(self.effects) and len(given) == n and given[-1:] == [","]:
+                given.pop()  # "…, where X is …" read as a clause after a comma: not a join of effects
+            self.joins = given if len(given) == n - 1 else []
             self.effects = list(self.effects)
 
 

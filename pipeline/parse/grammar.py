@@ -50,7 +50,7 @@ from pipeline.paths import GRAMMAR_DIR, grammar_cache_dir
 from pipeline.parse.lexer import WordLexer
 
 GRAMMAR_FILES = ("common.lark", "types.lark", "mana.lark", "costs.lark", "objects.lark",
-                 "keywords_cr.lark", "keywords.lark", "triggers.lark", "effects.lark", "zones.lark", "tokens.lark", "counters.lark", "conditions.lark", "copy.lark", "statics.lark",
+                 "keywords_cr.lark", "keywords.lark", "triggers.lark", "effects.lark", "zones.lark", "digital.lark", "tokens.lark", "counters.lark", "conditions.lark", "copy.lark", "statics.lark",
                  "replacement.lark", "abilities.lark")
 STARTS = ("start_cost", "start_keywords", "start_trigger", "start_sentence", "start_loyalty", "start_altcost", "start_lead", "start_spend")
 GRAMMAR_MAJOR = "1"

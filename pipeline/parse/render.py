@@ -119,8 +119,8 @@ def _load() -> None:
     # the concept modules register their renderers on import (no import circle: they import
     # this module, this module imports them only here)
     from pipeline.parse import (render_abilities, render_conditions, render_copy, render_costs,  # noqa: F401
-                                render_counters, render_effects, render_events, render_keywords, render_mana,
-                                render_objects, render_replacement, render_restrictions, render_statics,
+                                render_counters, render_digital, render_effects, render_events, render_keywords,
+                                render_mana, render_objects, render_replacement, render_restrictions, render_statics,
                                 render_tokens, render_triggers, render_zones)
 
 

@@ -7,6 +7,8 @@ import copy
 
 from pipeline.parse import ast as A
 from pipeline.parse.render import NotRendered, cap, extra_keys, render, renders, renders_verb
+from pipeline.parse.lexicon import is_object_word
+from pipeline.parse.transform_digital import is_perpetual
 from pipeline.parse.render_objects import amount_number, article, counted, is_plural, quantity
 
 _PT = __import__("re").compile(r"^[+-](?:\d+|X)/[+-](?:\d+|X)$")
@@ -27,13 +29,18 @@ def render_sentence(s: A.Sentence, **_) -> str:
         raise NotRendered("Sentence:optional")
     effects = list(s.effects)
     where = effects.pop() if effects and isinstance(effects[-1], A.WhereX) else None
-    parts = _joined_parts(effects)
+    # "Until end of turn, ~ becomes an Angel and gains flying": the lead duration governs each
+    # effect, so a grant in it is one-shot ("gains", CR 611.2a) though it holds no duration itself
+    parts = _joined_parts(effects, timed=isinstance(s.condition, A.Duration))
     if where is not None:  # "…, where X is the number of cards in your hand" (CR 107.3a)
         if where.variable != "X" or not parts:
             raise NotRendered("WhereX")
         parts[-1] += ", where X is " + (quantity(where.definition) if isinstance(where.definition, A.Amount)
                                          else render(where.definition))
-    joins = getattr(s, "joins", [])
+    joins = list(getattr(s, "joins", []))
+    lead_then = len(joins) == len(parts) and joins[:1] == ["then"]  # "Then draw a card."
+    if lead_then:
+        joins.pop(0)
     if len(joins) != len(parts) - 1:
         raise NotRendered("Sentence:joins")
     body = parts[0]
@@ -61,11 +68,13 @@ def render_sentence(s: A.Sentence, **_) -> str:
         else:
             raise NotRendered("Sentence:condition:" + type(cond).__name__)
         body = f"{body} {lead}" if after else f"{lead}, {body[:1].lower() + body[1:]}"
+    if lead_then:
+        body = "then " + body[:1].lower() + body[1:]
     # a sentence ending in a quoted ability ends inside the quotes: 'have "{T}: Add {G}."'
     return cap(body) if body.endswith('."') else cap(body) + "."
 
 
-def _joined_parts(effects: list) -> list[str]:
+def _joined_parts(effects: list, **ctx) -> list[str]:
     """Rendered effects of a sentence; a joined predicate (an effect whose subject is the previous
     effect's subject object, see ``ToAst.clause_list``) is written without its subject, and a
     duration it shares with the next predicate of its chain only once, at the end ("target
@@ -80,11 +89,13 @@ def _joined_parts(effects: list) -> list[str]:
                 and isinstance(e, A.Action) and "duration" in e.extra and _duration_of(nxt) == _duration_of(e)):
             node = copy.copy(e)
             node.extra = {k: v for k, v in e.extra.items() if k != "duration"}
-        text = render(node)
+        text = render(node, **ctx)
         if joined:
             prefix = render(subj, role="subject") + " "
             if _optional(e) and _optional(effects[i - 1]):  # "you may X and Y": one "may" (CR 608.2d)
                 prefix += "may "
+            elif is_perpetual(e) and is_perpetual(effects[i - 1]):  # "it perpetually gets +1/+1 and gains …"
+                prefix += "perpetually "
             if not text.startswith(prefix):
                 raise NotRendered("Sentence:joined")
             text = text[len(prefix):]
@@ -103,6 +114,8 @@ def _duration_of(node):
         d = node.extra.get("duration")
         return render(d) if d is not None else None
     if isinstance(node, A.GrantAbility):
+        if is_perpetual(node):  # (written before the verb, by render_grant)
+            return "perpetually"
         return render(node.duration) if node.duration is not None else None
     return None
 
@@ -122,18 +135,32 @@ def render_enters_tapped(e: A.EntersTapped, **_) -> str:
 
 def subject_verb(action: A.Action, base: str, third: str) -> str:
     """"draw" (imperative, no subject), "you draw", "target player draws", "~ deals"; "you may
-    draw" when ``extra["optional"]`` (CR 608.2d: the controller chooses)."""
+    draw" when ``extra["optional"]`` (CR 608.2d: the controller chooses); "you may have it fight"
+    when ``extra["have"]`` (the chooser, an Obj) is set too; "two target creatures each get" when
+    ``extra["each"]``. Raises NotRendered for a "may"/"have"/"each" without a subject."""
     optional = action.extra.get("optional") is True
     if action.subject is None:
-        if optional:
+        if optional or "have" in action.extra or "each" in action.extra:
             raise NotRendered(f"Action:{action.verb}:optional_without_subject")
         return base
     subj = render(action.subject, role="subject")
+    have = action.extra.get("have")
+    if have is not None:  # "you may have it fight …": the chooser has the subject act (CR 608.2d)
+        if not optional or not isinstance(have, A.Obj):
+            raise NotRendered(f"Action:{action.verb}+have")
+        return f"{render(have, role='subject')} may have {render(action.subject)} {base}"
+    if action.extra.get("each") is True:  # "Two target creatures each get +2/+0"
+        if optional:
+            raise NotRendered(f"Action:{action.verb}+each+optional")
+        return f"{subj} each {base}"
+    verb = base if subj == "you" or is_plural(action.subject) else third
+    if action.extra.get("perpetually") is True:  # MTG Arena: "it perpetually gets +1/+1" (transform_digital)
+        if optional:
+            raise NotRendered(f"Action:{action.verb}+perpetually+optional")
+        return f"{subj} perpetually {verb}"
     if optional:
         return f"{subj} may {base}"
-    if subj == "you" or is_plural(action.subject):
-        return f"{subj} {base}"
-    return f"{subj} {third}"
+    return f"{subj} {verb}"
 
 
 def _obj(action: A.Action) -> str:
@@ -153,14 +180,12 @@ _SIMPLE = {
 
 
 def _simple(action: A.Action, **_) -> str:
-    extra_keys(action, {"optional", "unless"})
+    extra_keys(action, CLAUSE_KEYS)
     if action.amount is not None:
         raise NotRendered(f"Action:{action.verb}+amount")
     base, third = _SIMPLE[action.verb]
-    out = f"{subject_verb(action, base, third)} {_obj(action)}"
-    if "unless" in action.extra:  # "sacrifice it unless you discard a creature card" (CR 118.12)
-        out += " unless " + render(action.extra["unless"])
-    return out
+    # "sacrifice it unless you discard a creature card" (CR 118.12a)
+    return f"{subject_verb(action, base, third)} {_obj(action)}" + unless_tail(action)
 
 
 renders_verb(*_SIMPLE)(_simple)
@@ -177,10 +202,11 @@ def render_uncounterable(a: A.Action, **_) -> str:
 
 @renders_verb("draw")
 def render_draw(a: A.Action, **_) -> str:
-    extra_keys(a, {"optional"})
+    extra_keys(a, CLAUSE_KEYS | {"for_each"})
     if a.obj is not None:
         raise NotRendered("Action:draw+obj")
-    return f"{subject_verb(a, 'draw', 'draws')} {counted(a.amount, 'card', 'cards')}"
+    # "draw a card for each creature you control"
+    return f"{subject_verb(a, 'draw', 'draws')} {counted(a.amount, 'card', 'cards')}" + _for_each_tail(a) + unless_tail(a)
 
 
 @renders_verb("mill", "scry", "surveil")
@@ -195,27 +221,34 @@ def render_mill(a: A.Action, **_) -> str:
 
 @renders_verb("gain_life", "lose_life")
 def render_life(a: A.Action, **_) -> str:
-    extra_keys(a, {"optional"})
+    extra_keys(a, CLAUSE_KEYS | {"for_each"})
     if a.obj is not None:
         raise NotRendered(f"Action:{a.verb}+obj")
     base = "gain" if a.verb == "gain_life" else "lose"
     if a.amount is not None and a.amount.kind == "equal_to":  # "gains life equal to its power"
         return f"{subject_verb(a, base, base + 's')} life equal to {quantity(a.amount)}"
-    return f"{subject_verb(a, base, base + 's')} {amount_number(a.amount, words=False)} life"
+    # "you gain 1 life for each card in your graveyard"
+    return f"{subject_verb(a, base, base + 's')} {amount_number(a.amount, words=False)} life" + _for_each_tail(a) + unless_tail(a)
 
 
 @renders_verb("damage")
 def render_damage(a: A.Action, **_) -> str:
     """"~ deals 3 damage to any target" (CR 120.1)."""
-    extra_keys(a, set())
-    return f"{subject_verb(a, 'deal', 'deals')} {amount_number(a.amount, words=False)} damage to {_obj(a)}"
+    extra_keys(a, CLAUSE_KEYS | {"also"})
+    out = f"{subject_verb(a, 'deal', 'deals')} {amount_number(a.amount, words=False)} damage to {_obj(a)}"
+    also = a.extra.get("also")
+    if also is not None:  # "~ deals 2 damage to any target and 3 damage to you" (one source, two recipients)
+        if not isinstance(also, A.Action) or also.verb != "damage" or also.subject is not None or also.extra:
+            raise NotRendered("Action:damage+also")
+        out += f" and {amount_number(also.amount, words=False)} damage to {_obj(also)}"
+    return out + unless_tail(a)
 
 
 @renders_verb("pump")
 def render_pump(a: A.Action, **_) -> str:
     """"target creature gets +3/+3 [until end of turn]", "~ gets +1/+1 for each creature card
     in your graveyard" (CR 613.4c)."""
-    extra_keys(a, {"pt", "duration"})
+    extra_keys(a, CLAUSE_KEYS | {"pt", "duration", "for_each", "instead"})
     pt = a.extra.get("pt")
     each = a.amount is not None and a.amount.kind == "for_each" and isinstance(a.amount.ref, A.Obj)
     if not isinstance(pt, str) or not _PT.match(pt) or a.obj is not None or (a.amount is not None and not each):
@@ -225,7 +258,9 @@ def render_pump(a: A.Action, **_) -> str:
         out += " for each " + render(a.amount.ref, prep="in")
     if "duration" in a.extra:
         out += " " + render(a.extra["duration"])
-    return out
+    # "gets +1/+1 until end of turn for each creature blocking it" (the rider after the duration);
+    # "… gets +4/+4 until end of turn instead" (CR 614.1a: replaces the effect before it)
+    return out + _for_each_tail(a) + (" instead" if a.extra.get("instead") is True else "")
 
 
 # CR 611.2b durations (DurationKind) as Oracle writes them
@@ -250,22 +285,34 @@ def _quoted(body: A.Node) -> str:
     return '"' + render(body).replace('"', "'") + '"'
 
 
+def ability_list(abilities: list) -> str:
+    """Keywords by name and any other ability in quotes ("{T}: Add {G}.", CR 113.1a), joined
+    "A", "A and B", "A, B, and C". Raises NotRendered for an empty list or an unreadable ability."""
+    items = [render(k) if isinstance(k, A.Keyword) else _quoted(k) for k in abilities]
+    if not items:
+        raise NotRendered("abilities:empty")
+    if len(items) <= 2:
+        return " and ".join(items)
+    return ", ".join(items[:-1]) + f", and {items[-1]}"
+
+
 @renders(A.GrantAbility)
-def render_grant(g: A.GrantAbility, **_) -> str:
+def render_grant(g: A.GrantAbility, timed: bool = False, **_) -> str:
     """"[subject] has/have/gains/gain [keywords and quoted abilities] [duration]" (CR 113.1,
     611). The verb ("has" or "gains") is not kept in the AST, so a grant with a duration
     is written "gains" and one without "has" — the Oracle convention for static vs. one-shot."""
     if not g.abilities:
         raise NotRendered("GrantAbility")
-    # keywords by name, any other ability in quotes ("{T}: Add {G}.", CR 113.1a)
-    kws = [render(k) if isinstance(k, A.Keyword) else _quoted(k) for k in g.abilities]
-    kw = kws[0] if len(kws) == 1 else (f"{kws[0]} and {kws[1]}" if len(kws) == 2 else ", ".join(kws[:-1]) + f", and {kws[-1]}")
-    if g.duration is None:
+    kw = ability_list(g.abilities)
+    if is_perpetual(g):  # MTG Arena: "That card perpetually gains "~ enters tapped."" (transform_digital)
+        base, third = "perpetually gain", "perpetually gains"
+        g = A.GrantAbility(g.subject, g.abilities, None, g.text)
+    elif g.duration is None and not timed:  # (timed: a duration leads the sentence)
         base, third = "have", "has"
     else:
         base, third = "gain", "gains"
     subj = g.subject
-    if not (isinstance(subj, A.Obj) and (subj.quantifier is not None or subj.words)):
+    if not (isinstance(subj, A.Obj) and (subj.quantifier is not None or subj.words or subj.qualifiers)):
         raise NotRendered("GrantAbility:subject")
     who = render(subj, role="subject")
     verb = base if (who == "you" or is_plural(subj)) else third
@@ -337,10 +384,15 @@ def render_put_library(a: A.Action, **_) -> str:
     order" (CR 401)."""
     extra_keys(a, {"position", "library", "order", "optional"})
     pos, lib, order = a.extra.get("position"), a.extra.get("library"), a.extra.get("order")
-    if pos not in ("top", "bottom") or lib not in _LIBRARY or order not in (None, "any", "random") or a.amount:
+    if pos not in ("top", "bottom") or (lib not in _LIBRARY and lib is not None) or order not in (None, "any", "random") \
+            or a.amount:
         raise NotRendered("Action:put_library")
-    where = "on top of " if pos == "top" else "on the bottom of "
     tail = {None: "", "any": " in any order", "random": " in a random order"}[order]
+    if lib is None:  # "then shuffle and put that card on top" (the library just searched)
+        if pos != "top":
+            raise NotRendered("Action:put_library")
+        return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} on top{tail}"
+    where = "on top of " if pos == "top" else "on the bottom of "
     return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} {where}{_LIBRARY[lib]}{tail}"
 
 
@@ -348,16 +400,51 @@ def render_put_library(a: A.Action, **_) -> str:
 def render_search(a: A.Action, **_) -> str:
     """"search your library for a basic land card" (CR 701.23); a player other than you searches
     "their" library."""
-    extra_keys(a, {"optional", "form"})
+    extra_keys(a, CLAUSE_KEYS | {"form", "zone"})
     form = a.extra.get("form") or []  # the alternative's words: whose library, "and graveyard"
     if a.amount is not None or not set(form) <= {"your", "their", "and", "graveyard"}:
         raise NotRendered("Action:search")
+    if "zone" in a.extra:  # "search target opponent's library", "your library, hand, and/or graveyard"
+        return f"{subject_verb(a, 'search', 'searches')} {_search_zones(a.extra['zone'])} for {_obj(a)}"
     if "your" in form or "their" in form:
         whose = "their" if "their" in form else "your"
     else:
         whose = "your" if a.subject is None or render(a.subject, role="subject") == "you" else "their"
     lib = f"{whose} library" + (" and graveyard" if "graveyard" in form else "")
     return f"{subject_verb(a, 'search', 'searches')} {lib} for {_obj(a)}"
+
+
+#: whose zones are searched (transform_zones._SEARCH_OWNERS values) → words
+SEARCH_OWNERS = {"target_opponent": "target opponent's", "target_player": "target player's",
+                 "that_player": "that player's", "its_controller": "its controller's", "its_owner": "its owner's",
+                 "your": "your", "their": "their"}
+
+
+def _search_zones(zone) -> str:
+    """"target opponent's library", "your library and/or graveyard", "your library, hand, and/or
+    graveyard" (CR 701.23) from ``{owner, zones}``."""
+    if not isinstance(zone, dict) or zone.get("owner") not in SEARCH_OWNERS or not zone.get("zones"):
+        raise NotRendered("Action:search+zone")
+    names = list(zone["zones"])
+    if not set(names) <= {"library", "graveyard", "hand"}:
+        raise NotRendered("Action:search+zone")
+    if len(names) == 1:
+        listed = names[0]
+    elif len(names) == 2:
+        listed = f"{names[0]} and/or {names[1]}"
+    else:
+        listed = ", ".join(names[:-1]) + f", and/or {names[-1]}"
+    return f"{SEARCH_OWNERS[zone['owner']]} {listed}"
+
+
+@renders_verb("condition:searched")
+def render_searched(a: A.Action, **_) -> str:
+    """"If you search your library this way, shuffle." (CR 701.23: a search of library and
+    graveyard shuffles only when the library was searched)."""
+    extra_keys(a, set())
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered(a.verb)
+    return "you search your library this way"
 
 
 @renders_verb("shuffle")
@@ -393,7 +480,9 @@ def render_pay(a: A.Action, **_) -> str:
 @renders_verb("damage_equal")
 def render_damage_equal(a: A.Action, **_) -> str:
     """"~ deals damage to target creature equal to its power" (CR 120.1)."""
-    extra_keys(a, set())
+    extra_keys(a, CLAUSE_KEYS | {"equal_first"})
+    if a.extra.get("equal_first"):  # "~ deals damage equal to its power to any target"
+        return f"{subject_verb(a, 'deal', 'deals')} damage equal to {quantity(a.amount)} to {_obj(a)}"
     return f"{subject_verb(a, 'deal', 'deals')} damage to {_obj(a)} equal to {quantity(a.amount)}"
 
 
@@ -407,3 +496,341 @@ def render_cant_attack(a: A.Action, **_) -> str:
     if "unless" in a.extra:
         out += " unless " + render(a.extra["unless"])
     return out
+
+
+# --------------------------------------------------------------------------- one-shot actions (CR 701 keyword actions, CR 120 damage)
+#: extra keys every clause-level renderer below writes through :func:`subject_verb` ("may", "each")
+CLAUSE_KEYS = frozenset({"optional", "have", "each", "perpetually", "unless"})
+
+
+def unless_tail(a: A.Action) -> str:
+    """" unless you pay {U}{U}" from ``extra["unless"]`` (an Action, CR 118.12a), else ""."""
+    other = a.extra.get("unless")
+    if other is None:
+        return ""
+    if not isinstance(other, A.Action):
+        raise NotRendered(f"Action:{a.verb}+unless")
+    return " unless " + render(other)
+
+
+def _for_each_tail(a: A.Action) -> str:
+    """" for each creature you control" from ``extra["for_each"]`` (an Obj, CR 107.3-style count)."""
+    fe = a.extra.get("for_each")
+    if fe is None:
+        return ""
+    if not isinstance(fe, A.Obj):
+        raise NotRendered(f"Action:{a.verb}+for_each")
+    return " for each " + render(fe, prep="in")
+
+
+@renders_verb("fight")
+def render_fight(a: A.Action, **_) -> str:
+    """"target creature you control fights target creature you don't control", "you may have it
+    fight …" (CR 701.14a: each deals damage equal to its power to the other)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.amount is not None:
+        raise NotRendered("Action:fight+amount")
+    return f"{subject_verb(a, 'fight', 'fights')} {_obj(a)}" + unless_tail(a)
+
+
+@renders_verb("fight_each_other")
+def render_fight_each_other(a: A.Action, **_) -> str:
+    """"Those creatures fight each other" (CR 701.14a)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.obj is not None or a.amount is not None or a.subject is None:
+        raise NotRendered("Action:fight_each_other")
+    return f"{subject_verb(a, 'fight', 'fights')} each other"
+
+
+@renders_verb("flip_coin")
+def render_flip_coin(a: A.Action, **_) -> str:
+    """"flip a coin" (CR 705.1)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:flip_coin")
+    return f"{subject_verb(a, 'flip', 'flips')} a coin"
+
+
+@renders_verb("condition:win_flip", "condition:lose_flip")
+def render_flip_result(a: A.Action, **_) -> str:
+    """"if you win the flip" / "if you lose the flip" (CR 705.2: the caller wins or loses)."""
+    extra_keys(a, set())
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered(a.verb)
+    return "you win the flip" if a.verb == "condition:win_flip" else "you lose the flip"
+
+
+@renders_verb("roll_die")
+def render_roll_die(a: A.Action, **_) -> str:
+    """"roll a d20", "roll a six-sided die", "each player rolls two six-sided dice" (CR 706.1a:
+    an "N-sided die" or "dN"); ``extra``: ``sides`` (int), ``notation`` ("d" | "sided")."""
+    extra_keys(a, CLAUSE_KEYS | {"sides", "notation"})
+    sides, notation = a.extra.get("sides"), a.extra.get("notation")
+    if not isinstance(sides, int) or notation not in ("d", "sided") or a.obj is not None:
+        raise NotRendered("Action:roll_die")
+    one = a.amount is None or (a.amount.kind == "fixed" and a.amount.value == 1)
+    if notation == "d":
+        die = f"d{sides}"
+        head = article(die) if one else amount_number(a.amount)
+        return f"{subject_verb(a, 'roll', 'rolls')} {head} {die}"
+    from pipeline.parse.render_objects import number_word
+
+    die = f"{number_word(sides)}-sided " + ("die" if one else "dice")
+    head = article(die) if one else amount_number(a.amount)
+    return f"{subject_verb(a, 'roll', 'rolls')} {head} {die}"
+
+
+@renders_verb("monarch")
+def render_monarch(a: A.Action, **_) -> str:
+    """"you become the monarch" (CR 724.1)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:monarch")
+    return f"{subject_verb(a, 'become', 'becomes')} the monarch"
+
+
+
+@renders_verb("tap_or_untap")
+def render_tap_or_untap(a: A.Action, **_) -> str:
+    """"you may tap or untap target permanent" (CR 701.26)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.amount is not None:
+        raise NotRendered("Action:tap_or_untap")
+    return f"{subject_verb(a, 'tap', 'taps')} or untap {_obj(a)}"
+
+
+
+@renders_verb("discard_random")
+def render_discard_random(a: A.Action, **_) -> str:
+    """"that player discards a card at random" (CR 701.9b: the card is chosen at random)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.amount is not None:
+        raise NotRendered("Action:discard_random")
+    return f"{subject_verb(a, 'discard', 'discards')} {_obj(a)} at random" + unless_tail(a)
+
+
+@renders_verb("damage_that_much")
+def render_damage_that_much(a: A.Action, **_) -> str:
+    """"~ deals that much damage to that creature's controller" (CR 120.1)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.amount is not None:
+        raise NotRendered("Action:damage_that_much")
+    return f"{subject_verb(a, 'deal', 'deals')} that much damage to {_obj(a)}"
+
+
+@renders_verb("damage_divided")
+def render_damage_divided(a: A.Action, **_) -> str:
+    """"~ deals 4 damage divided as you choose among any number of targets" (CR 601.2d: the
+    division is announced as the spell is cast)."""
+    extra_keys(a, CLAUSE_KEYS)
+    return (f"{subject_verb(a, 'deal', 'deals')} {amount_number(a.amount, words=False)} damage divided as you "
+            f"choose among {_obj(a)}")
+
+
+@renders_verb("sacrifice_unless")
+def render_sacrifice_unless(a: A.Action, **_) -> str:
+    """"sacrifice ~ unless you pay {W}{W}" / "… unless you pay its mana cost" (CR 118.12a: "[do
+    something] unless [a player does something else]")."""
+    from pipeline.parse.render_mana import symbols
+
+    extra_keys(a, CLAUSE_KEYS | {"mana"})
+    if a.amount is not None:
+        raise NotRendered("Action:sacrifice_unless")
+    what = symbols(a.extra["mana"]) if "mana" in a.extra else "its mana cost"
+    return f"{subject_verb(a, 'sacrifice', 'sacrifices')} {_obj(a)} unless you pay {what}"
+
+
+@renders_verb("becomes")
+def render_becomes(a: A.Action, **_) -> str:
+    """"~ becomes a 2/1 red Warrior creature with first strike until end of turn" (CR 613.1d
+    type, 613.1e color, 613.1f abilities, 613.4b P/T set by an effect), from ``extra``: ``pt``,
+    ``words`` (colors CR 105 and types CR 205 only, "and" between two of them), ``article``,
+    ``abilities``; "… with base power and toughness 1/1" from ``base_pt``."""
+    extra_keys(a, CLAUSE_KEYS | {"pt", "words", "article", "abilities", "duration", "base_pt", "form"})
+    words, pt = a.extra.get("words") or [], a.extra.get("pt")
+    form = a.extra.get("form") or []
+    if a.obj is not None or a.amount is not None or not words or not set(form) <= {"a", "an"}:
+        raise NotRendered("Action:becomes")
+    _type_words(words)
+    # supertypes come before the P/T: "a legendary 4/4 red Dragon creature" (CR 205.4a)
+    n = next((i for i, w in enumerate(words) if w.lower() not in SUPERTYPES), len(words))
+    desc = " ".join(list(words[:n]) + ([pt] if pt else []) + list(words[n:]))
+    if a.extra.get("article") is not None or form:
+        desc = f"{article(desc)} {desc}"
+    out = f"{subject_verb(a, 'become', 'becomes')} {desc}"
+    if "base_pt" in a.extra:
+        out += " with base power and toughness " + a.extra["base_pt"]
+    if a.extra.get("abilities"):
+        out += " with " + ability_list(a.extra["abilities"])
+    return out + _duration_tail(a)
+
+
+#: supertypes (CR 205.4a) — written before a P/T in a description
+SUPERTYPES = frozenset({"basic", "legendary", "ongoing", "snow", "world"})
+
+
+def _type_words(words: list[str]) -> None:
+    """Raise NotRendered unless every word is a color or type of the closed lexicons (CR 105, 205),
+    or "and" between two of them."""
+    for i, w in enumerate(words):
+        if not (is_object_word(w.lower()) or (w.lower() == "and" and 0 < i < len(words) - 1)):
+            raise NotRendered("type_word")
+
+
+@renders_verb("still_type")
+def render_still_type(a: A.Action, **_) -> str:
+    """"It's still a land." / "They're still lands." (CR 613.1d: the types added do not replace
+    the old ones)."""
+    extra_keys(a, {"words"})
+    words = a.extra.get("words") or []
+    if not isinstance(a.obj, A.Obj) or a.obj.quantifier not in ("it", "them") or not words:
+        raise NotRendered("Action:still_type")
+    _type_words(words)
+    desc = " ".join(words)
+    return f"they're still {desc}" if a.obj.quantifier == "them" else f"it's still {article(desc)} {desc}"
+
+
+_ORDER_WORDS = {None: "", "any": " in any order", "random": " in a random order"}
+
+
+def _rest_words(rest: dict) -> str:
+    """Where "the rest" go: "into your graveyard", "on the bottom of your library in a random
+    order", "back on top of your library in any order", "on top in any order" (CR 401.4)."""
+    if "zone" in rest:
+        if set(rest) != {"zone", "owner"} or rest["zone"] not in ("hand", "graveyard") or rest["owner"] not in ("your", "their"):
+            raise NotRendered("Action:put_into_rest:rest")
+        return f"into {rest['owner']} {rest['zone']}"
+    pos, lib, order = rest.get("position"), rest.get("library"), rest.get("order")
+    if pos not in ("top", "bottom") or lib not in (None, "your", "their") or order not in _ORDER_WORDS:
+        raise NotRendered("Action:put_into_rest:rest")
+    out = ("back " if rest.get("back") else "") + ("on top" if pos == "top" else "on the bottom")
+    if lib is not None:
+        out += f" of {lib} library"
+    return out + _ORDER_WORDS[order]
+
+
+@renders_verb("put_into_rest")
+def render_put_into_rest(a: A.Action, **_) -> str:
+    """"put one of them into your hand and the rest into your graveyard" (CR 401.4 for the order of
+    cards put into a library together)."""
+    extra_keys(a, CLAUSE_KEYS | {"zone", "owner", "rest"})
+    zone, owner = a.extra.get("zone"), a.extra.get("owner")
+    if zone == "battlefield" and owner is None:
+        first = "onto the battlefield"
+    elif zone in ("hand", "graveyard") and owner in ("your", "their"):
+        first = f"into {owner} {zone}"
+    else:
+        raise NotRendered("Action:put_into_rest")
+    return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} {first} and the rest {_rest_words(a.extra.get('rest') or {})}"
+
+
+@renders_verb("reveal_until", "exile_until")
+def render_reveal_until(a: A.Action, **_) -> str:
+    """"reveal cards from the top of your library until you reveal a nonland card" / "exile cards
+    from the top of your library until you exile a land card" (CR 701.20 reveal; ``extra.until``
+    the stopping action)."""
+    extra_keys(a, CLAUSE_KEYS | {"until"})
+    until = a.extra.get("until")
+    if not isinstance(until, A.Action) or until.verb not in ("reveal", "exile") or a.amount is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    base = a.verb.split("_")[0]
+    return f"{subject_verb(a, base, base + 's')} {_obj(a)} until {render(until)}"
+
+
+# keyword actions written "[subject] verb [words]" with no object or amount: verb → (base form, third
+# person). CR 701.44 explore, 701.50 connive, 701.48 learn, 701.49 venture into the dungeon, 701.30 clash,
+# 702.26 phasing ("phase out"), 104.3e/104.2b an effect that loses / wins the game, 500.7 extra turns, 615.1 prevention
+FIXED_ACTIONS = {
+    "explore": ("explore", "explores"), "connive": ("connive", "connives"), "learn": ("learn", "learns"),
+    "venture": ("venture into the dungeon", "ventures into the dungeon"),
+    "clash": ("clash with an opponent", "clashes with an opponent"),
+    "phase_out": ("phase out", "phases out"),
+    "lose_game": ("lose the game", "loses the game"), "win_game": ("win the game", "wins the game"),
+    "extra_turn": ("take an extra turn after this one", "takes an extra turn after this one"),
+    "fog": ("prevent all combat damage that would be dealt this turn",) * 2,
+}
+
+
+@renders_verb(*FIXED_ACTIONS)
+def render_fixed_action(a: A.Action, **_) -> str:
+    """A keyword action of :data:`FIXED_ACTIONS` ("~ explores", "Venture into the dungeon.")."""
+    extra_keys(a, CLAUSE_KEYS | {"duration"})
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    return subject_verb(a, *FIXED_ACTIONS[a.verb]) + _duration_tail(a) + unless_tail(a)
+
+
+# keyword actions with a number: CR 701.47 amass, 701.39 bolster, 701.41 support, 701.46 adapt,
+# 701.37 monstrosity ("Monstrosity 3.")
+NUMBER_ACTIONS = {"amass": ("amass", "amasses"), "bolster": ("bolster", "bolsters"), "support": ("support", "supports"),
+                  "adapt": ("adapt", "adapts"), "monstrosity": ("monstrosity", "monstrosity")}
+
+
+@renders_verb(*NUMBER_ACTIONS)
+def render_number_action(a: A.Action, **_) -> str:
+    """"Adapt 2.", "Bolster 1.", "Monstrosity X." (the number in digits, CR 107.1)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.obj is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    return f"{subject_verb(a, *NUMBER_ACTIONS[a.verb])} {amount_number(a.amount, words=False)}" + unless_tail(a)
+
+
+# keyword actions on an object: CR 701.15 goad, 701.35 detain, 701.40 manifest
+OBJECT_ACTIONS = {"goad": ("goad", "goads"), "detain": ("detain", "detains"), "manifest": ("manifest", "manifests")}
+
+
+@renders_verb(*OBJECT_ACTIONS)
+def render_object_action(a: A.Action, **_) -> str:
+    """"Goad target creature.", "detain up to two target nonland permanents", "Manifest the top card
+    of your library." """
+    extra_keys(a, CLAUSE_KEYS)
+    if a.amount is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    return f"{subject_verb(a, *OBJECT_ACTIONS[a.verb])} {_obj(a)}" + unless_tail(a)
+
+
+
+@renders_verb("pay_life")
+def render_pay_life(a: A.Action, **_) -> str:
+    """"you may pay 2 life" (CR 119.4, 118.3)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.obj is not None:
+        raise NotRendered("Action:pay_life")
+    return f"{subject_verb(a, 'pay', 'pays')} {amount_number(a.amount, words=False)} life"
+
+
+@renders_verb("damage_instead")
+def render_damage_instead(a: A.Action, **_) -> str:
+    """"~ deals 5 damage instead" (CR 614.1a: it replaces the damage of the sentence before)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.obj is not None:
+        raise NotRendered("Action:damage_instead")
+    return f"{subject_verb(a, 'deal', 'deals')} {amount_number(a.amount, words=False)} damage instead"
+
+
+@renders_verb("exchange_control")
+def render_exchange_control(a: A.Action, **_) -> str:
+    """"exchange control of two target creatures" / "… of ~ and target nonland permanent" (CR 701.12a)."""
+    extra_keys(a, CLAUSE_KEYS | {"objects"})
+    objs = a.extra.get("objects") or []
+    if a.amount is not None or len(objs) > 1:
+        raise NotRendered("Action:exchange_control")
+    tail = f" and {render(objs[0])}" if objs else ""
+    return f"{subject_verb(a, 'exchange', 'exchanges')} control of {_obj(a)}{tail}"
+
+
+#: "the basic land type of your choice" / "the creature type of your choice" (becomes_type: the form word)
+_TYPE_OF_CHOICE = {"basic": "basic land type", "creature": "creature type"}
+
+
+@renders_verb("becomes_type")
+def render_becomes_type(a: A.Action, **_) -> str:
+    """"Target land becomes the basic land type of your choice until end of turn" (CR 305.7: a land
+    type set by an effect; 205.3 subtypes)."""
+    extra_keys(a, CLAUSE_KEYS | {"duration", "words", "form"})
+    form = a.extra.get("form") or []
+    words = [w.lower() for w in a.extra.get("words") or []]
+    kind = form[0] if len(form) == 1 else ("creature" if not form and not words else None)
+    if kind not in _TYPE_OF_CHOICE or (kind == "basic" and words != ["land"]) or (kind == "creature" and words):
+        raise NotRendered("Action:becomes_type")
+    return f"{subject_verb(a, 'become', 'becomes')} the {_TYPE_OF_CHOICE[kind]} of your choice{_duration_tail(a)}"

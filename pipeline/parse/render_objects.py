@@ -40,7 +40,7 @@ def amount_number(amount: A.Amount, words: bool = True) -> str:
 def article(word: str) -> str:
     """"a" or "an" before ``word`` (English sound rule on the spelling)."""
     w = word.lstrip("{").lower()
-    return "an" if w[:1] in "aeiou" or w.startswith(("8", "11", "18")) else "a"
+    return "an" if w[:1] in "aeiou" or w.startswith(("8", "11", "18", "x/")) else "a"  # "an X/X creature"
 
 
 def counted(amount: A.Amount, singular: str, plural: str) -> str:

@@ -19,6 +19,11 @@ TOP_OWNERS = {"your": "your", "their": "their", "that_player": "that player's",
               "target_player": "target player's", "each_player": "each player's",
               "target_opponent": "target opponent's", "each_opponent": "each opponent's",
               "an_opponent": "an opponent's"}
+# the zone "the top of <owner> library" (transform_zones.z_top_of_named_library: qualifier zone:top_of:<owner>;
+# statics.lark's "the top of your library": zone:top_of_library), read by render_objects._post like the
+# other zones: "reveal cards from the top of your library" (CR 401.1)
+ZONES.update({f"top_of:{k}": f"the top of {v} library" for k, v in {**TOP_OWNERS, "owner": "its owner's"}.items()})
+ZONES["top_of_library"] = "the top of your library"
 
 
 def _obj(a: A.Action) -> str:

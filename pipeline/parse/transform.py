@@ -21,6 +21,7 @@ from pipeline.parse.transform_conditions import ConditionRules
 from pipeline.parse.transform_copy import CopyRules
 from pipeline.parse.transform_counters import CounterRules, _Counter
 from pipeline.parse.transform_effects import EffectRules
+from pipeline.parse.transform_digital import DigitalRules, is_perpetual, mark_perpetual
 from pipeline.parse.transform_keywords import KeywordRules, quality_obj
 from pipeline.parse.transform_mana import ManaRules
 from pipeline.parse.transform_objects import ObjectRules
@@ -84,7 +85,7 @@ def _flat_syms(children) -> list[A.ManaSymbol]:
 
 
 @v_args(meta=True)
-class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRules, ObjectRules, KeywordRules, ReplacementRules,
+class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneRules, TokenRules, ObjectRules, KeywordRules, ReplacementRules,
             StaticRules, ConditionRules, Transformer):
     """Transform one parse tree of ``text`` (the lower-cased segment) given ``orig`` (the
     same segment in original case, same length) into AST nodes."""
@@ -988,7 +989,16 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
         return A.Sentence(_clauses(ch[0]), condition=cond)
 
     def s_then(self, meta, ch):
-        return A.Sentence(_clauses(ch[0]))
+        """"Then …" at a sentence start: the sentence's joins begin with "then" (the word joining it
+        to the sentence before, CR 608.2c: in order), one more join than between its effects;
+        "Then if you do, …" keeps its condition too."""
+        s = A.Sentence(_clauses(ch[-1]), condition=ch[0] if len(ch) > 1 else None)
+        n = len(s.effects) - (1 if s.effects and isinstance(s.effects[-1], A.WhereX) else 0)
+        if len(s.joins) == n - 1:
+            s.joins = ["then"] + s.joins
+        return s
+
+    s_then_if = s_then
 
     def s_any_player_may_activate(self, meta, ch):
         return A.Sentence([A.Action("any_player_may_activate", text=self._t(meta))])
@@ -1082,6 +1092,7 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
         if isinstance(act, A.Action):
             act.subject = ch[1]
             act.extra["optional"] = True
+            act.extra["have"] = ch[0]  # who may have it done: "you may have it fight …" (CR 608.2d)
             if len(ch) > 3:
                 act.extra["duration"] = ch[3]
         return act
@@ -1128,10 +1139,11 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
         return A.Sentence([act] + list(ch[2]), condition=None, optional=True)
 
     def c_still(self, meta, ch):
-        return A.Action("still_type", obj=A.Obj("it", None, [], "it"), extra={"words": ch[-1]}, text=self._t(meta))
-
-    def rest_dest(self, meta, ch):
-        return A.Text(self._low(meta))
+        """"It's still a land." / "They're still lands." (CR 613.1d: a type-changing effect that adds
+        types keeps the old ones): ``obj`` it / them, ``extra.words`` the type words."""
+        self._form_used = True
+        obj = A.Obj("them", None, [], "they") if "they're" in self._lits else A.Obj("it", None, [], "it")
+        return A.Action("still_type", obj=obj, extra={"words": ch[-1]}, text=self._t(meta))
 
     def c_is(self, meta, ch):
         return A.Action("is", subject=ch[0], extra={"words": ch[1]}, text=self._t(meta))
@@ -1230,7 +1242,9 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, ZoneRules, TokenRul
     def bs_creature(self, meta, ch):
         words = [c for c in ch if isinstance(c, str)]
         kws = [k for c in ch if isinstance(c, list) for k in c]
-        return _Generic("becomes", [A.Text(" ".join(words))] + kws, self._t(meta))
+        spec = _Generic("becomes", [A.Text(" ".join(words))] + kws, self._t(meta))
+        spec.words, spec.abilities = words, kws  # read by transform_effects.a_becomes
+        return spec
 
 
 #: Literal words of a comparison ("N or more", "N or fewer", "more than N") and of a negation
@@ -1303,6 +1317,10 @@ def _resolve_joined(nodes: list, conjs: list) -> None:
         chains.append(chain)
     _carry_may(nodes, conjs)
     for chain in chains:
+        if is_perpetual(chain[0]):  # "It perpetually gets +1/+1 and gains vigilance" (MTG Arena)
+            for node in chain[1:]:
+                mark_perpetual(node)
+            continue  # (its "duration" is that mark, not one to spread)
         dur = _duration(chain[-1])
         if dur is not None:
             for node in chain[:-1]:

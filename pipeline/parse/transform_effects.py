@@ -11,10 +11,15 @@ phase (CR 500.8) and "activate only during your upkeep and only once each turn" 
 
 from __future__ import annotations
 
-from lark import Transformer, v_args
+import re
+
+from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
 from pipeline.parse.children import first_of as _first
+
+#: the P/T of "becomes a 2/2 … creature" (CR 208.1)
+_PT_WORD = re.compile(r"^(?:\d+|x|\*)/(?:\d+|x|\*)$", re.I)
 
 
 @v_args(meta=True)
@@ -108,6 +113,7 @@ class EffectRules(Transformer):
         return A.Action("turn_face_" + self._low(meta).rsplit(" ", 1)[-1], obj=_first(ch, A.Obj), text=self._t(meta))
 
     def a_sacrifice_unless_act(self, meta, ch):  # "sacrifice it unless you discard a creature card"
+        self._form_used = True  # the verb after "unless you" is the other Action's verb
         objs = [c for c in ch if isinstance(c, A.Obj)]
         low = self._t(meta)
         i = low.lower().find(" unless you ")
@@ -145,3 +151,135 @@ class EffectRules(Transformer):
 
     def ar_upkeep_once(self, meta, ch):  # CR 602.5b
         return A.Action("activate_only", extra={"restriction": "upkeep_once"}, text=self._t(meta))
+
+
+    # ------------------------------------------------------------ "for each" riders inside an action, dice (CR 706)
+    def _for_each_obj(self, name, meta, ch):
+        """The generic Action of rule ``name``; when its alternative ends "for each <obj>" ("gain 1
+        life for each card in your graveyard", "draw a card for each creature you control"), that
+        object is ``extra["for_each"]``, not the action's object."""
+        act = self._action(name, ch, self._t(meta))
+        if "each" in self._lits and "for" in self._lits and act.obj is not None:
+            act.extra["for_each"] = act.obj
+            act.obj = None
+            self._form_used = True
+        return act
+
+    def a_gain_life(self, meta, ch):
+        return self._for_each_obj("a_gain_life", meta, ch)
+
+    def a_draw(self, meta, ch):
+        return self._for_each_obj("a_draw", meta, ch)
+
+    def a_damage_equal(self, meta, ch):
+        """"deals damage to target creature equal to its power" / "deals damage equal to its power
+        to target creature" (CR 120.1): one Action; ``extra.equal_first`` is True for the second
+        word order."""
+        act = self._action("a_damage_equal", ch, self._t(meta))
+        lits = self._lits
+        self._form_used = True
+        if lits.index("equal") < lits.index("to"):
+            act.extra["equal_first"] = True
+        return act
+
+    def a_put_library(self, meta, ch):
+        """"put that card on top" (after "search your library …, then shuffle and"): ``put_library``
+        with ``extra: {position: top, library: None}`` (the library searched, CR 401); the other
+        alternatives ("on top of REST") stay generic."""
+        act = self._action("a_put_library", ch, self._t(meta))
+        if "rest" not in act.extra and self._lits[-1:] == ["top"]:
+            act.extra = {"position": "top", "library": None}
+            self._form_used = True
+        return act
+
+    def a_roll_die(self, meta, ch):
+        """"roll a d20" / "roll a six-sided die" / "roll two six-sided dice" (CR 706.1a: an
+        "N-sided die" or "dN"): ``extra.sides`` (N) and ``extra.notation`` ("d" or "sided");
+        ``amount`` the number of dice when more than one. A die word of another shape keeps
+        ``extra.words`` (not rendered)."""
+        from pipeline.parse.transform import _NUMWORDS
+
+        word = next((self._tok(c) for c in ch if isinstance(c, Token) and c.type == "WORD"), "").lower()
+        act = A.Action("roll_die", amount=_first(ch, A.Amount), text=self._t(meta))
+        if word[:1] == "d" and word[1:].isdigit():
+            act.extra.update(sides=int(word[1:]), notation="d")
+        elif word.endswith("-sided") and word[:-6] in _NUMWORDS:
+            act.extra.update(sides=_NUMWORDS[word[:-6]], notation="sided")
+        else:
+            act.extra["words"] = [word]
+        self._form_used = True
+        return act
+
+    # ------------------------------------------------------------ "becomes a 2/1 red Warrior creature with first strike" (CR 613.1d/f, 613.4b)
+    def a_becomes(self, meta, ch):
+        """"~ becomes a 2/2 blue Faerie creature with flying" → ``Action{verb: "becomes", extra:
+        {pt: "2/2" | None, words: [colors, types …], abilities: [Keyword | ability body …],
+        article: "a" | "an" | None}}``: the characteristics an effect sets (CR 613.1d type,
+        613.1e color, 613.1f abilities, 613.4b power and toughness); the words are those of the
+        closed lexicons (colors CR 105, types CR 205)."""
+        from pipeline.parse.transform import _Generic
+
+        spec = next((c for c in ch if isinstance(c, _Generic) and c.name == "becomes"), None)
+        if spec is None or not hasattr(spec, "words"):
+            return self._action("a_becomes", ch, self._t(meta))
+        words = list(spec.words)
+        at = next((i for i, w in enumerate(words) if _PT_WORD.match(w)), None)
+        pt = words.pop(at) if at is not None else None  # "a legendary 4/4 red Dragon creature"
+        art = next((w for w in self._lits if w in ("a", "an")), None)
+        self._form_used = True
+        extra = {"pt": pt, "words": words, "article": art}
+        if spec.abilities:
+            extra["abilities"] = list(spec.abilities)
+        return A.Action("becomes", extra=extra, text=self._t(meta))
+
+    # ------------------------------------------------------------ "put one of them into your hand and the rest …" (CR 401.4)
+    def _rest_whose(self):
+        return "their" if "their" in self._lits else ("your" if "your" in self._lits else None)
+
+    def ro_any(self, meta, ch):
+        return _RestOrder("any")
+
+    def ro_random(self, meta, ch):
+        return _RestOrder("random")
+
+    def _rest_library(self, position, ch):
+        self._form_used = True
+        order = next((c for c in ch if isinstance(c, _RestOrder)), None)
+        return _RestDest({"position": position, "library": self._rest_whose(), "order": str(order) if order else None,
+                          "back": "back" in self._lits})
+
+    def rd_bottom(self, meta, ch):
+        return self._rest_library("bottom", ch)
+
+    def rd_top(self, meta, ch):
+        return self._rest_library("top", ch)
+
+    def rd_zone(self, meta, ch):
+        self._form_used = True
+        return _RestDest({"zone": "hand" if "hand" in self._lits else "graveyard", "owner": self._rest_whose()})
+
+    def a_put_into_rest(self, meta, ch):
+        """"Put one of them into your hand and the rest on the bottom of your library in a random
+        order" → ``Action{verb: "put_into_rest", obj, extra: {zone: hand | graveyard | battlefield,
+        owner: your | their | None, rest: {position: top | bottom, library: your | their | None,
+        order: any | random | None, back: bool} or {zone: graveyard | hand, owner}}}`` (CR 401.4).
+        (The first part is not read "into your graveyard": "and" after it would be a new
+        shift/reduce conflict, grammar_conflicts.json.)"""
+        self._form_used = True
+        rest = next(c for c in ch if isinstance(c, _RestDest))
+        lits = self._lits[:self._lits.index("rest")]
+        zone = "battlefield" if "battlefield" in lits else ("hand" if "hand" in lits else "graveyard")
+        owner = "their" if "their" in lits else ("your" if "your" in lits else None)
+        return A.Action("put_into_rest", obj=_first(ch, A.Obj),
+                        extra={"zone": zone, "owner": owner, "rest": dict(rest.spec)}, text=self._t(meta))
+
+
+class _RestOrder(str):
+    """Internal: "any" or "random" order of the rest (CR 401.4)."""
+
+
+class _RestDest:
+    """Internal: where "the rest" go (a dict of closed values, see ``a_put_into_rest``)."""
+
+    def __init__(self, spec: dict):
+        self.spec = spec

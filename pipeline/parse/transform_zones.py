@@ -45,6 +45,10 @@ _TOP_OWNERS = {("your",): "your", ("their",): "their", ("that", "player"): "that
                ("target", "player"): "target_player", ("each", "player"): "each_player",
                ("target", "opponent"): "target_opponent", ("each", "opponent"): "each_opponent",
                ("a", "opponent"): "an_opponent"}
+#: whose zones a search names ("Search target opponent's library …", CR 701.23)
+_SEARCH_OWNERS = {("target", "opponent"): "target_opponent", ("target", "player"): "target_player",
+                  ("that", "player"): "that_player", ("its", "controller"): "its_controller",
+                  ("its", "owner"): "its_owner", ("your",): "your", ("their",): "their"}
 #: whose hand/library/graveyard the literal words name
 _WHOSE = {"your": "your", "their": "their", "its": "owner", "owner": "owner"}
 
@@ -252,10 +256,22 @@ class ZoneRules(Transformer):
 
     # ------------------------------------------------------------ search (CR 701.23)
     def search_zone(self, meta, ch):
-        return _SearchZone(self._low(meta))
+        """The zones searched (CR 701.23): whose (``_SEARCH_OWNERS`` key) and the zone names in order
+        ("target opponent's library" → ``target_opponent``, [library]; "your library, hand, and/or
+        graveyard" → ``your``, [library, hand, graveyard])."""
+        self._form_used = True
+        lits = self._lits
+        zones = [w for w in lits if w in ("library", "graveyard", "hand")]
+        owner = _SEARCH_OWNERS.get(tuple(w for w in lits[:lits.index(zones[0])] if w != "'s"), "?")
+        zone = _SearchZone(self._low(meta))
+        zone.owner, zone.zones = owner, zones
+        return zone
 
     def a_search_zone(self, meta, ch):
-        return A.Action("search", obj=_first(ch, A.Obj), extra={"zone": str(_first(ch, _SearchZone))}, text=self._t(meta))
+        """``search`` with ``extra.zone = {owner, zones}`` (see :meth:`search_zone`)."""
+        z = _first(ch, _SearchZone)
+        return A.Action("search", obj=_first(ch, A.Obj), extra={"zone": {"owner": z.owner, "zones": list(z.zones)}},
+                        text=self._t(meta))
 
 
     # ------------------------------------------------------------ reveal until (CR 701.20), named zones
@@ -265,8 +281,18 @@ class ZoneRules(Transformer):
         verb = "reveal" if words[0].startswith("reveal") else "exile"
         i = words.index("until")
         verb2 = "reveal" if any(w.startswith("reveal") for w in words[i:]) else "exile"
+        self._form_used = True  # the verbs are the two Actions' verbs
         until = A.Action(verb2, subject=objs[1], obj=objs[2], text=" ".join(self._t(meta).split()[i + 1:]))
         return A.Action(verb + "_until", obj=objs[0], extra={"until": until}, text=self._t(meta))
+
+    def z_top_of_named_library(self, meta, ch):
+        """"from the top of their library" / "… of target player's library" (CR 401.1) → the zone
+        qualifier ``top_of:<owner>`` (owners of :data:`_TOP_OWNERS`, or ``owner`` for "its owner's")."""
+        lits = list(self._lits)
+        self._form_used = True
+        words = tuple(lits[lits.index("of") + 1:-1]) if "of" in lits else ()
+        owner = "owner" if words == ("its", "owner") else _TOP_OWNERS.get(words, "?")
+        return f"top_of:{owner}"
 
     def z_named_hand(self, meta, ch):
         return "hand_of:" + self._low(meta).rsplit(" hand", 1)[0].replace(" 's", "'s")

@@ -1,0 +1,186 @@
+"""One-shot actions (grammar/effects.lark, zones.lark, digital.lark) on real card lines: the AST holds
+the closed values the renderer writes back, and the line round-trips (``fully_parsed``). Lines are
+read from the corpora by card name (tests.test_parse_metamorphic.ability), never written here."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_parse_metamorphic import ability
+
+pytestmark = pytest.mark.corpus
+
+
+def _actions(node, out=None):
+    """Every Action node (JSON) of an ability body, pre-order."""
+    out = [] if out is None else out
+    if isinstance(node, dict):
+        if node.get("node") == "Action":
+            out.append(node)
+        for v in node.values():
+            _actions(v, out)
+    elif isinstance(node, list):
+        for v in node:
+            _actions(v, out)
+    return out
+
+
+def _verb(name: str, fragment: str, verb: str, round_trip: bool = True) -> dict:
+    """The first ``verb`` Action of the line of ``name`` holding ``fragment``; the line must
+    round-trip unless ``round_trip`` is False."""
+    a = ability(name, fragment)
+    assert a.fully_parsed or not round_trip, (name, a.to_json()["render_mismatch"])
+    return next(x for x in _actions(a.to_json()["body"]) if x["verb"] == verb)
+
+
+def test_fight_subject_and_object():  # CR 701.14a
+    act = _verb("Prey Upon", "fights", "fight")
+    assert act["subject"]["qualifiers"] == ["you_control"] and act["obj"]["qualifiers"] == ["you_dont_control"]
+
+
+def test_may_have_it_fight_keeps_the_chooser():  # CR 608.2d: "you may have it fight …"
+    act = _verb("Affectionate Indrik", "you may have it fight", "fight")
+    assert act["extra"]["have"]["quantifier"] == "you" and act["subject"]["quantifier"] == "it"
+    assert act["extra"]["optional"] is True
+
+
+@pytest.mark.parametrize("name,fragment,sides,notation,count,round_trip", [
+    ("Component Pouch", "Roll a d20.", 20, "d", 1, True),
+    ("Netherese Puzzle-Ward", "roll a d4", 4, "d", 1, False),  # ("where X is the result": not read)
+    ("Spark Fiend", "roll two six-sided dice", 6, "sided", 2, False),
+])
+def test_roll_die(name, fragment, sides, notation, count, round_trip):  # CR 706.1a: "dN" / "N-sided die"
+    act = _verb(name, fragment, "roll_die", round_trip)
+    assert (act["extra"]["sides"], act["extra"]["notation"]) == (sides, notation)
+    assert act["amount"]["value"] == count
+
+
+def test_gain_life_for_each_is_the_counted_object():
+    act = _verb("Ancestor's Chosen", "you gain 1 life for each card", "gain_life")
+    assert act["obj"] is None and act["amount"]["value"] == 1
+    assert act["extra"]["for_each"]["qualifiers"] == ["zone:your_graveyard"]
+
+
+def test_pump_for_each_after_duration():
+    act = _verb("Mutilate", "All creatures get -1/-1", "pump")
+    assert act["extra"]["pt"] == "-1/-1" and act["extra"]["duration"]["kind"] == "until_end_of_turn"
+    assert act["extra"]["for_each"]["words"] == ["swamp"]
+
+
+def test_each_get():
+    act = _verb("Mischief and Mayhem", "each get +4/+4", "pump")
+    assert act["extra"]["each"] is True and act["subject"]["quantifier"] == "up_to_target"
+
+
+def test_split_damage():  # one source, two recipients
+    act = _verb("Orcish Artillery", "and 3 damage to you", "damage")
+    assert act["amount"]["value"] == 2 and act["extra"]["also"]["amount"]["value"] == 3
+    assert act["extra"]["also"]["obj"]["quantifier"] == "you"
+
+
+def test_flip_and_its_result():  # CR 705.2
+    a = ability("Mana Crypt", "flip a coin")
+    assert a.fully_parsed
+    verbs = [x["verb"] for x in _actions(a.to_json()["body"])]
+    assert "flip_coin" in verbs and "condition:lose_flip" in verbs
+
+
+def test_put_one_into_hand_and_the_rest():  # CR 401.4
+    a = ability("Prophetic Bolt", "and the rest on the bottom")
+    act = next(x for x in _actions(a.to_json()["body"]) if x["verb"] == "put_into_rest")
+    assert act["extra"]["zone"] == "hand" and act["extra"]["owner"] == "your"
+    assert act["extra"]["rest"] == {"position": "bottom", "library": "your", "order": "any", "back": False}
+
+
+def test_reveal_until():  # CR 701.20
+    act = _verb("Balustrade Spy", "reveals cards from the top", "reveal_until")
+    assert act["obj"]["qualifiers"] == ["zone:top_of:their"]
+    assert act["extra"]["until"]["verb"] == "reveal" and act["extra"]["until"]["obj"]["words"] == ["land", "card"]
+
+
+def test_becomes_a_creature():  # CR 613.1d-f, 613.4b
+    act = _verb("Faerie Conclave", "becomes a 2/1 blue Faerie", "becomes")
+    assert act["extra"]["pt"] == "2/1" and act["extra"]["words"] == ["blue", "Faerie", "creature"]
+    assert [k["name"] for k in act["extra"]["abilities"]] == ["flying"]
+    still = _verb("Faerie Conclave", "It's still a land", "still_type")
+    assert still["extra"]["words"] == ["land"]
+
+
+def test_becomes_supertype_before_pt():  # CR 205.4a: "a legendary 4/4 red Dragon creature"
+    act = _verb("Sarkhan, the Dragonspeaker", "becomes a legendary 4/4", "becomes")
+    assert act["extra"]["pt"] == "4/4" and act["extra"]["words"][0] == "legendary"
+
+
+def test_monarch_and_cast_as_though_flash():  # CR 724.1, 601.3b
+    assert _verb("Palace Jailer", "you become the monarch", "monarch")["subject"]["quantifier"] == "you"
+    act = _verb("Vedalken Orrery", "as though they had flash", "cast_flash")
+    assert act["obj"]["words"] == ["spells"] and act["extra"]["optional"] is True
+
+
+def test_leading_then():  # a sentence that begins "Then …"
+    a = ability("Savage Stomp", "Then that creature fights")
+    assert a.fully_parsed
+    sentences = a.to_json()["body"]["effect"]
+    assert sentences[-1]["joins"] == ["then"]
+
+
+# ---- MTG Arena digital-only actions (not in the CR)
+def test_seek():
+    a = ability("Pool Resources", "seek two nonland cards")
+    act = next(x for x in _actions(a.to_json()["body"]) if x["verb"] == "seek")
+    assert act["obj"]["words"] == ["nonland", "cards"]
+
+
+def test_draft_from_spellbook():
+    a = ability("Xander's Wake", "draft a card from")
+    act = next(x for x in _actions(a.to_json()["body"]) if x["verb"] == "draft_spellbook")
+    assert act["amount"]["value"] == 1
+
+
+def test_perpetually_marks_each_joined_predicate():
+    a = ability("Hypnotic Pattern", "perpetually gets -2/-0")
+    assert a.fully_parsed
+    act = next(x for x in _actions(a.to_json()["body"]) if x["verb"] == "pump")
+    assert act["extra"]["perpetually"] is True and act["extra"]["pt"] == "-2/-0"
+
+
+def test_perpetual_grant_and_the_duplicate():
+    a = ability("Ace Flockbringer", "The duplicate perpetually gains flying")
+    body = a.to_json()["body"]
+    conj = next(x for x in _actions(body) if x["verb"] == "conjure_duplicate")
+    assert conj["extra"] == {"zone": "hand", "owner": "your"}
+
+
+def test_search_other_zones():  # CR 701.23
+    act = _verb("Acquire", "Search target opponent's library", "search", round_trip=False)
+    assert act["extra"]["zone"] == {"owner": "target_opponent", "zones": ["library"]}
+    act = _verb("Delivery Moogle", "search your library and/or graveyard", "search", round_trip=False)
+    assert act["extra"]["zone"] == {"owner": "your", "zones": ["library", "graveyard"]}
+
+
+def test_shuffle_and_put_on_top():  # CR 401
+    act = _verb("Mystical Tutor", "then shuffle and put that card on top", "put_library")
+    assert act["extra"] == {"position": "top", "library": None}
+
+
+def test_becomes_the_basic_land_type_of_your_choice():  # CR 305.7
+    act = _verb("Shimmering Mirage", "becomes the basic land type", "becomes_type")
+    assert act["extra"]["form"] == ["basic"] and act["extra"]["duration"]["kind"] == "until_end_of_turn"
+
+
+def test_exchange_control():  # CR 701.12a
+    act = _verb("Switcheroo", "Exchange control of two target creatures.", "exchange_control")
+    assert act["obj"]["count"]["value"] == 2
+
+
+def test_then_if_keeps_then():
+    a = ability("Hour of Promise", "Then if you control three or more Deserts")
+    sentence = a.to_json()["body"]["effect"][-1]
+    assert sentence["joins"][:1] == ["then"] and sentence["condition"]["verb"] == "condition:control"
+
+
+def test_where_x_after_two_effects_keeps_the_join():
+    a = ability("Disciple of Bolas", "You gain X life and draw X cards")
+    assert a.fully_parsed
+    sentence = a.to_json()["body"]["effect"][-1]
+    assert sentence["joins"] == ["and"] and sentence["effects"][-1]["node"] == "WhereX"
