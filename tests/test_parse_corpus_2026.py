@@ -21,7 +21,7 @@ from pipeline.serve.coverage import is_traditional, record_faces, summarize
 ORACLE_2026 = Path(__file__).parents[1].parent / "shared" / "corpus" / "oracle-2026" / "cards-2026.jsonl.gz"
 
 FLOORS = {
-    "faces": 0.540,       # 15,141 / 28,007 (g-statics alone; 0.509 at b7e3469, 13.1% when the renderer landed)
+    "faces": 0.564,       # 15,782 / 28,007 (g-triggers before rebase; 0.509 at b7e3469, 13.1% when the renderer landed)
     "mana_lines": 0.879,  # 1,941 / 2,207
     "copy_lines": 0.383,  # 231 / 602
     "keyword_lines": 0.993,
