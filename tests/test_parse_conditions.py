@@ -86,7 +86,7 @@ def test_there_are_and_or_list():
     cond = _abilities("Animist's Awakening")[1].body.effect[0].condition
     assert cond.verb == "condition:there_are"
     assert cond.amount.value == 2
-    assert cond.extra["words"] == ["instant", "or", "sorcery", "cards"]
+    assert cond.extra["words"] == ["instant", "and/or", "sorcery", "cards"]
     assert cond.extra["qualifiers"] == ["zone:your_graveyard"]
     assert _fully("Animist's Awakening", 1)
 

@@ -204,6 +204,11 @@ PAIRS = [
      ("Crystalline Resonance", "Whenever you cycle a card,"), "event:", ()),
     ("blocks / becomes blocked (event)", ("Sustainer of the Realm", "Whenever this creature blocks,"),
      ("Elvish Berserker", "Whenever this creature becomes blocked,"), "event:", ()),
+    # conditions (CR 608.2c): negation and the linked-cost designation (CR 702.174k) are in the AST
+    ("the gift was / wasn't promised (condition)", ("Mind Spiral", "If the gift was promised"),
+     ("Nocturnal Hunger", "If the gift wasn't promised"), "condition:", ()),
+    ("you control no artifacts / no Demons (condition)", ("Glimmervoid", "if you control no artifacts"),
+     ("Mark of the Oni", "if you control no Demons"), "condition:", ()),
     # statics (CR 601.2f cost changes, 602.5 activation restrictions, 702.16 a granted protection)
     ("cost less / more (CR 601.2f)", ("Helm of Awakening", "Spells cost {1} less to cast."),
      ("Sphere of Resistance", "Spells cost {1} more to cast."), None, ()),

@@ -44,6 +44,11 @@ class LiteralTable:
     literals: frozenset
     distinguishing: dict
 
+    def dist(self, name: str) -> frozenset | None:
+        """The distinguishing words of rule (alias) ``name`` (:func:`rule_key`), None when its
+        alternatives do not collapse."""
+        return self.distinguishing.get(rule_key(name))
+
 
 def norm_word(word: str, literals: frozenset) -> str:
     """Normalise one literal word for comparing alternatives: SYNONYMS, then a plural / third
@@ -56,6 +61,25 @@ def norm_word(word: str, literals: frozenset) -> str:
     if word.endswith("s") and word[:-1] in literals:
         return word[:-1]
     return word
+
+
+def rule_key(name: str) -> str:
+    """The key under which a rule's alternatives are compared: its alias, except that the
+    conditions of ``grammar/conditions.lark`` (``cd2_<name>``) and of ``grammar/effects.lark``
+    (``cd_<name>``) give one node (``condition:<name>``) and are compared as one rule."""
+    return "cd_" + name[4:] if name.startswith("cd2_") else name
+
+
+def _symbol_class(key: str, name: str) -> str:
+    """A symbol of an event or condition rule (``ev_*``, ``cd_*``) as its renderer sees it: a list
+    of type words (``dwords`` / ``dlist``) and a repetition of post-modifiers (Lark's ``__…`` helper
+    rules) are one symbol each, so alternatives that differ only in literal words around them
+    ("you control no Islands" / "… no other Islands") are told apart by their form."""
+    if not key.startswith(("ev_", "cd_")):
+        return name
+    if name in ("dwords", "dlist"):
+        return "dlist"
+    return "__rep" if name.startswith("__") else name
 
 
 def is_word(value: str) -> bool:
@@ -71,8 +95,8 @@ def build_table(rules, terminals, declared=frozenset()) -> LiteralTable:
     literals = frozenset(lit.values())
     by_key: dict = defaultdict(lambda: defaultdict(set))
     for r in rules:
-        key = r.alias or r.origin.name
-        kept = tuple(s.name for s in r.expansion if s.name not in lit)
+        key = rule_key(r.alias or r.origin.name)
+        kept = tuple(_symbol_class(key, s.name) for s in r.expansion if s.name not in lit)
         words = tuple(norm_word(lit[s.name], literals) for s in r.expansion if s.name in lit and is_word(lit[s.name]))
         by_key[key][kept].add(words)
     dist = {}

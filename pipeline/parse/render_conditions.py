@@ -9,8 +9,25 @@ other fails the round trip, as it should.
 from __future__ import annotations
 
 from pipeline.parse import ast as A
-from pipeline.parse.render import NotRendered, extra_keys, render, renders, renders_verb
+from pipeline.parse.render import NotRendered, extra_keys, render, renders, renders_verb, renders_verb_prefix
+from pipeline.parse.render_alternatives import render_alternative
 from pipeline.parse.render_objects import amount_number, article, descriptor, is_plural
+
+def _renders_condition(*verbs: str):
+    """Register a condition renderer that is tried after the grammar alternative
+    (:func:`render_condition`): the wording of the rule that matched wins; this one writes the
+    conditions no grammar alternative holds exactly (built by another rule's callback)."""
+    def deco(fn):
+        def f(a: A.Action, **ctx) -> str:
+            try:
+                return render_condition(a)
+            except NotRendered:
+                return fn(a, **ctx)
+        f.__doc__ = fn.__doc__
+        renders_verb(*verbs)(f)
+        return fn
+    return deco
+
 
 #: condition rules with a fixed wording (``condition:<rule>`` → words)
 FIXED = {
@@ -29,10 +46,29 @@ def _fixed(a: A.Action, **_) -> str:
     return FIXED[a.verb.split(":", 1)[1]]
 
 
-renders_verb(*("condition:" + k for k in FIXED))(_fixed)
+_renders_condition(*("condition:" + k for k in FIXED))(_fixed)
 
 
-@renders_verb("condition:control", "condition:not_control")
+@renders_verb("condition:otherwise")
+def render_otherwise(a: A.Action, **_) -> str:
+    """"otherwise" (the lead of "Otherwise, …": the preceding condition was false, CR 608.2c)."""
+    extra_keys(a, set())
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered(a.verb)
+    return "otherwise"
+
+
+def for_each_lead(amount: A.Amount) -> str:
+    """"for each opponent" / "for each creature card exiled this way" / "for each of them": the
+    lead of a sentence whose effect happens once per object (``Amount`` for_each / for_each_of with
+    an ``Obj`` ref, CR 608.2c)."""
+    if amount.kind not in ("for_each", "for_each_of") or not isinstance(amount.ref, A.Obj) \
+            or amount.value is not None or amount.variable is not None:
+        raise NotRendered("Sentence:condition:Amount")
+    return ("for each of " if amount.kind == "for_each_of" else "for each ") + render(amount.ref)
+
+
+@_renders_condition("condition:control", "condition:not_control")
 def render_control(a: A.Action, **_) -> str:
     """"you control a Swamp" / "you don't control an artifact" (CR 108.4)."""
     extra_keys(a, set())
@@ -48,7 +84,7 @@ def render_as_long_as(a: A.Action, **_) -> str:
     return "as long as " + render(a.extra.get("condition"))
 
 
-@renders_verb("condition:kicked")
+@_renders_condition("condition:kicked")
 def render_kicked(a: A.Action, **_) -> str:
     """"it was kicked" / "~ was kicked" (CR 702.33d); the grammar merges "is"/"was"."""
     extra_keys(a, set())
@@ -57,7 +93,7 @@ def render_kicked(a: A.Action, **_) -> str:
     return f"{render(a.obj, role='subject')} was kicked"
 
 
-@renders_verb("condition:controls")
+@_renders_condition("condition:controls")
 def render_controls(a: A.Action, **_) -> str:
     """"defending player controls an Island" (CR 108.4)."""
     extra_keys(a, {"controlled"})
@@ -88,7 +124,7 @@ STATES = frozenset({"tapped", "untapped", "attacking", "blocking", "enchanted", 
                     "suspended", "renowned"})
 
 
-@renders_verb("condition:state")
+@_renders_condition("condition:state")
 def render_state(a: A.Action, **_) -> str:
     """"equipped creature is tapped", "it's untapped" (a state of a permanent)."""
     extra_keys(a, {"form"})
@@ -100,7 +136,7 @@ def render_state(a: A.Action, **_) -> str:
     return f"{render(a.obj, role='subject')} {'are' if is_plural(a.obj) else 'is'} {form[0]}"
 
 
-@renders_verb("condition:is_a")
+@_renders_condition("condition:is_a")
 def render_is_a(a: A.Action, **_) -> str:
     """"it's an artifact creature", "enchanted permanent is a creature" (CR 205: its types)."""
     extra_keys(a, {"words"})
@@ -125,16 +161,7 @@ def _compared(a: A.Action) -> str:
     return f"{amount_number(a.amount)} {_COMPARE_WORDS[cmp.comparator]}"
 
 
-@renders_verb("condition:hand")
-def render_hand(a: A.Action, **_) -> str:
-    """"you have three or fewer cards in hand" (hellbent-style counts, CR 402)."""
-    extra_keys(a, {"comparison"})
-    if a.obj is not None or a.amount is None:
-        raise NotRendered(a.verb)  # "no cards" and "a card" are one AST today: not claimed
-    return f"you have {_compared(a)} cards in hand"
-
-
-@renders_verb("condition:card_types_among")
+@_renders_condition("condition:card_types_among")
 def render_card_types_among(a: A.Action, **_) -> str:
     """"there are four or more card types among cards in your graveyard" (delirium, CR 207.2c)."""
     extra_keys(a, {"form"})
@@ -143,7 +170,7 @@ def render_card_types_among(a: A.Action, **_) -> str:
     return f"there are {amount_number(a.amount)} or more card types among {render(a.obj)}"
 
 
-@renders_verb("condition:werewolf")
+@_renders_condition("condition:werewolf")
 def render_werewolf(a: A.Action, **_) -> str:
     """"a player cast two or more spells last turn" / "no spells were cast last turn" (the
     day/night-less werewolf transform conditions)."""
@@ -157,7 +184,7 @@ def render_werewolf(a: A.Action, **_) -> str:
     return f"a player cast {_compared(a)} spells last turn"
 
 
-@renders_verb("condition:damage_would_be_dealt")
+@_renders_condition("condition:damage_would_be_dealt")
 def render_damage_would(a: A.Action, **_) -> str:
     """"damage would be dealt to ~" (the event a prevention or replacement effect watches, CR 615.1)."""
     extra_keys(a, {"form"})
@@ -196,3 +223,13 @@ def render_during_turn(a: A.Action, **_) -> str:
     if words is None or a.obj is not None or a.amount is not None:
         raise NotRendered(a.verb)
     return words
+
+
+@renders_verb_prefix("condition:")
+def render_condition(a: A.Action, **_) -> str:
+    """Any other condition (``condition:<name>``, CR 603.4, 608.2c) in the wording of the
+    alternative of grammar rules ``cd_<name>`` (effects.lark) / ``cd2_<name>`` (conditions.lark)
+    that its fields select (:mod:`pipeline.parse.render_alternatives`); NotRendered when none or
+    several with different words fit."""
+    name = a.verb.split(":", 1)[1]
+    return render_alternative(a, ("cd_" + name, "cd2_" + name))

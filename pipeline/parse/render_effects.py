@@ -16,7 +16,7 @@ _PT = __import__("re").compile(r"^[+-](?:\d+|X)/[+-](?:\d+|X)$")
 
 #: condition verbs whose renderer writes its own leading words ("as long as …", "the next time …")
 SELF_LEADING = frozenset({"condition:as_long_as", "condition:next_time_would_deal_damage", "condition:during_turn",
-                          "condition:as_enters"})
+                          "condition:as_enters", "condition:otherwise"})
 
 
 @renders(A.Sentence)
@@ -56,6 +56,10 @@ def render_sentence(s: A.Sentence, **_) -> str:
             lead = render(cond)
         elif isinstance(cond, A.Action) and cond.verb.startswith("condition:"):
             lead = f"if {render(cond)}"
+        elif isinstance(cond, A.Amount):  # "For each opponent, …" (render_conditions)
+            from pipeline.parse.render_conditions import for_each_lead
+
+            lead = for_each_lead(cond)
         elif isinstance(cond, A.Duration):  # "Until end of turn, …" (CR 611.2b)
             lead = render(cond)
         elif isinstance(cond, A.Triggered) and not cond.effect:

@@ -70,6 +70,7 @@ ZONES = {
     "their_hand": "their hand", "that_player_graveyard": "that player's graveyard",
     "owner_graveyard": "its owner's graveyard", "battlefield": "the battlefield",
     "it": "it", "among_them": "among them",  # "a card from it", "a creature card from among them"
+    "opening_hand": "your opening hand",  # CR 103.6 (statics.lark z_opening_hand)
 }
 
 # post-modifier rule → words (CR 109.4 control, 108.3 ownership, 110.5 status).

@@ -52,7 +52,7 @@ OWNER_WORDS = {
 def render_step(a: A.Action, **_) -> str:
     """"the beginning of your upkeep", "the beginning of combat on your turn", "end of combat"
     (CR 603.2, 500.1), from the ``phase``/``owner`` enums; ``step`` (the wording) is not read."""
-    extra_keys(a, {"step", "phase", "owner", "on_your_turn", "player"})
+    extra_keys(a, {"step", "phase", "owner", "on_your_turn", "on_turn", "player"})
     phase = a.extra.get("phase")
     if phase is None or a.obj is not None:
         raise NotRendered("Action:event:step")
@@ -62,8 +62,24 @@ def render_step(a: A.Action, **_) -> str:
     owner = A.StepOwner(a.extra["owner"])
     if phase == A.Step.COMBAT and a.extra.get("on_your_turn"):
         return "the beginning of combat on your turn"
+    if phase == A.Step.COMBAT and a.extra.get("on_turn"):  # "combat on each opponent's turn" (CR 506.1)
+        return f"the beginning of combat on {OWNER_WORDS[owner]} turn"
     if owner == A.StepOwner.OF:  # "the beginning of the upkeep of enchanted creature's controller"
         return f"the beginning of the {STEP_WORDS[phase]} of {render(a.extra['player'])}"
     if "player" in a.extra:
         raise NotRendered("Action:event:step+player")
     return f"the beginning of {OWNER_WORDS[owner]} {STEP_WORDS[phase]}"
+
+
+#: trigger words (CR 603.1)
+TRIGGER_WORDS = frozenset(("when", "whenever", "at"))
+
+
+@renders_verb("event:and_when")
+def render_and_when(a: A.Action, **_) -> str:
+    """"~ enters and whenever you cast a party spell": two trigger conditions of one ability
+    (CR 603.2), the second with its own trigger word."""
+    extra_keys(a, {"first", "word", "event"})
+    if a.extra.get("word") not in TRIGGER_WORDS or a.obj is not None:
+        raise NotRendered("Action:event:and_when")
+    return f"{render(a.extra['first'])} and {a.extra['word']} {render(a.extra['event'])}"

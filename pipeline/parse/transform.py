@@ -118,7 +118,7 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
         res = super()._call_userfunc(tree, kept)
         if raw and isinstance(res, A.Node) and "_verb" not in res.__dict__ and str(tree.data).startswith("a_"):
             res.__dict__["_verb"] = raw[0]  # the verb as written: "gains" joins a predicate (clause_list)
-        dist = table.distinguishing.get(str(tree.data))
+        dist = table.dist(str(tree.data))
         if dist is not None and not self._form_used:
             form = [w for w in lits if w in dist and w not in self._consumed]
             if form:
@@ -881,13 +881,20 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
     so_each_other = _so(A.StepOwner.EACH_OTHER_PLAYER)
 
     def st_beginning(self, meta, ch):
+        # "… of <player>" (conditions.lark step_of: "of" obj) holds the player whose step it is
+        ch = [c.kids[0] if isinstance(c, _Generic) and c.name == "step_of" and len(c.kids) == 1
+              and isinstance(c.kids[0], A.Obj) else c for c in ch]
         name = _first(ch, _StepName)
         owner = _first(ch, _StepOwnerMark)
         player = _first(ch, A.Obj)
         extra = {}
         low = " ".join(self._low(meta).split())
         nodes = [c for c in ch if isinstance(c, (A.Node, _Generic))]
-        if name is not None and not nodes:
+        nxt = low.startswith("the beginning of your next ") and self._STEP_NAMES.get(low[len("the beginning of your next "):])
+        if nxt and not nodes:  # CR 603.7: "at the beginning of your next upkeep" (a delayed trigger)
+            extra = {"phase": nxt, "owner": A.StepOwner.YOUR_NEXT}
+            self._form_used = True
+        elif name is not None and not nodes:
             if owner is not None:
                 extra = {"phase": name.step, "owner": owner.owner}
             elif low == "the beginning of the " + " ".join(low.split()[4:]) and low.count(" of ") == 1:
@@ -907,10 +914,18 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
         extra = {"phase": A.Step.END_OF_COMBAT} if self._low(meta) == "end of combat" else {}
         return _StepTime("st_end_of_combat", self._t(meta), extra)
 
+    #: whose turn "the beginning of combat on <owner> turn" names (CR 506.1, 507)
+    _COMBAT_ON = {"each opponent's": A.StepOwner.EACH_OPPONENT, "your next": A.StepOwner.YOUR_NEXT,
+                  "each player's": A.StepOwner.EACH_PLAYER}
+
     def st_begin_combat(self, meta, ch):
-        low = self._low(meta)
+        low = " ".join(self._low(meta).replace(" '", "'").split())
+        on = low[len("the beginning of combat on "):-len(" turn")] if low.startswith("the beginning of combat on ") else ""
         if low.endswith("on your turn"):
             extra = {"phase": A.Step.COMBAT, "owner": A.StepOwner.YOUR, "on_your_turn": True}
+        elif on in self._COMBAT_ON and low.endswith(" turn"):
+            extra = {"phase": A.Step.COMBAT, "owner": self._COMBAT_ON[on], "on_turn": True}
+            self._form_used = True
         else:
             extra = {"phase": A.Step.COMBAT, "owner": A.StepOwner.EACH}
         return _StepTime("st_begin_combat", self._t(meta), extra)
@@ -946,7 +961,11 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
         return A.Sentence(_clauses(ch[1]), condition=ch[0])
 
     def s_otherwise(self, meta, ch):
-        return A.Sentence(_clauses(ch[0]), condition=A.Text("otherwise"))
+        # "Otherwise, …": the effect applies when the preceding "if" condition is false (CR 608.2c)
+        return A.Sentence(_clauses(ch[0]), condition=A.Action("condition:otherwise", text="otherwise"))
+
+    def lead_otherwise(self, meta, ch):
+        return A.Action("condition:otherwise", text=self._t(meta))
 
     def s_duration(self, meta, ch):
         if isinstance(ch[0], (A.Action, A.Duration)):  # a structured duration (CR 610.3, 611.2b)
@@ -1172,18 +1191,9 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
 
     def _cd(name):  # noqa: N805
         def f(self, meta, ch):
-            act = A.Action("condition:" + name, obj=_first(ch, A.Obj), amount=_first(ch, A.Amount), text=self._t(meta))
-            ck = next((c for c in ch if isinstance(c, _Counter)), None)
-            if ck is not None:
-                act.extra["counter"] = ck.kind
-            words = [w for c in ch if isinstance(c, list) for w in c if isinstance(w, str)]
-            if words:
-                act.extra["words"] = words  # type words: "seven or more creature cards"
-            objs = _nodes(ch, A.Obj)
-            if len(objs) > 1:
-                act.extra["objects"] = objs[1:]
-            self._compare(act.extra, act.amount)
-            return act
+            # one builder for the conditions of effects.lark and conditions.lark (cd2_*): objects,
+            # amount, counter kind, type words, zone and post-modifiers (transform_conditions)
+            return self._cond_action("condition:" + name, meta, ch)
         return f
 
     for _n in ("control", "not_control", "you_do", "you_dont", "your_turn", "kicked", "is_a", "has", "life",

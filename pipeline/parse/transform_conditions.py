@@ -68,6 +68,7 @@ CONDITIONS = (
     # same verbs as effects.lark's cd_* rules (ToAst._cd), with type words/counters kept in extra
     "control_no", "controls", "controls_more", "gained_life", "hand", "in_zone", "is_not_a", "life",
     "searched", "shares_type", "stat", "there_are", "win", "would_put",
+    "gift_promised", "evidence_collected", "descended", "no_monarch", "left",
 )
 
 #: Event rule names (without ``ev_``) defined in conditions.lark → verb ``event:<name>``.
@@ -83,12 +84,13 @@ EVENTS = (
     "lose_flip", "play_or_cast", "copy", "keyword_action", "countered", "monarch", "crewed",
     "or_becomes_target", "attacks_or_dies", "damage_or_dies", "cast_or_activate", "sacrifice_or_discard",
     "renowned", "draw", "damage_dealt_to", "pay_life", "gain_control", "foretell",
+    "commit_crime", "expend", "unlock", "next_cast",
 )
 
 #: Zone names returned by objects.lark's z_* rules (ToAst).
 ZONES = frozenset(("your_graveyard", "a_graveyard", "graveyards", "your_hand", "your_library", "exile",
                    "opp_graveyard", "tp_graveyard", "their_graveyard", "their_hand", "that_player_graveyard",
-                   "owner_graveyard", "gy_hand", "battlefield", "among_them"))
+                   "owner_graveyard", "gy_hand", "battlefield", "among_them", "opening_hand"))
 
 #: Object post-modifiers defined in conditions.lark (qualifier names).
 POSTS = ("dealt_damage_this_way", "total_power", "that_has", "thats_color", "with_mana_symbol",
@@ -115,15 +117,22 @@ class ConditionRules(Transformer):
         T = _tr()
         act = self._action("a_x", ch, self._t(meta))
         act.verb = verb
+        if verb.startswith("condition:"):
+            # the negation word stays in the form where it tells alternatives apart: "the player
+            # doesn't" / "didn't" (the tense of the condition, CR 608.2c)
+            self._consumed -= T._NEGATIONS
         words: list[str] = []
         quals: list[str] = []
         prev_list = False
+        sep = "or"
         for c in ch:
             if isinstance(c, list) and c and all(isinstance(x, str) for x in c) and prev_list:
-                words.append("or")  # "instant and/or sorcery cards": one list of alternatives (as ToAst.dlist)
+                words.append(sep)  # "instant and/or sorcery cards": one list of alternatives (as ToAst.dlist)
+                sep = "or"
             prev_list = isinstance(c, list) and bool(c) and all(isinstance(x, str) for x in c)
             if isinstance(c, A.Text) and c.text.strip(" ,").lower() in ("or", "and/or", "and", ""):
-                prev_list = True  # dl_sep between two lists of type words
+                prev_list = True  # dl_sep between two lists of type words (its word: a grammar literal)
+                sep = c.text.strip(" ,").lower() or "or"
                 if act.extra.get("text") is c:
                     del act.extra["text"]
                 continue
@@ -136,7 +145,9 @@ class ConditionRules(Transformer):
             elif isinstance(c, list) and c and all(isinstance(x, str) for x in c):
                 words.extend(c)
             elif isinstance(c, Token):
-                if c.type not in ("PT", "QUOTED", "REST", "ORV"):
+                if c.type == "ORV":
+                    act.extra["or"] = True  # "… or there is …": two conditions / events joined (lexer ORV)
+                elif c.type not in ("PT", "QUOTED", "REST"):
                     words.append(str(c).lower())
             elif isinstance(c, str) and c.split(":")[0] in ZONES:
                 act.extra.setdefault("zone", c)  # a zone (objects.lark z_* rules)
@@ -220,6 +231,22 @@ class ConditionRules(Transformer):
                                       "exiled_with" if " exiled with " in low else "")
         act.extra["how"] = how
         return act
+
+    def lead_for_each_of(self, meta, ch):
+        """"For each of them, …" / "For each of those creatures, …": ``Amount(kind="for_each_of",
+        ref=Obj)`` (a lead distributing the effect over each object, CR 608.2c)."""
+        return A.Amount("for_each_of", ref=_first(ch, A.Obj), text=self._t(meta))
+
+    def trigger_head_and(self, meta, ch):
+        """"When ~ enters and whenever you cast a party spell": one triggered ability with two
+        trigger conditions (CR 603.2) — ``Triggered(word, Action("event:and_when", extra={first:
+        the first event, word: the second trigger word, event: the second event}), …)``."""
+        words = [c.w for c in ch if type(c).__name__ == "_Word"]
+        events = [c for c in ch if isinstance(c, A.Node)]
+        cond = events[2] if len(events) > 2 else None
+        ev = A.Action("event:and_when", extra={"first": events[0], "word": words[1], "event": events[1]},
+                      text=self._t(meta))
+        return A.Triggered(words[0], ev, cond, [])
 
     def lead_for_each_flip(self, meta, ch):
         """"For each flip you win" (CR 705): Amount for_each over the won coin flips."""
@@ -347,11 +374,8 @@ class ConditionRules(Transformer):
         return A.Sentence(list(ch[-1]), condition=cond)
 
     # ------------------------------------------------------------ mana spent (CR 601.2h), tribute, X, …
-    def cd_mana_spent(self, meta, ch):  # CR 601.2h: mana spent to cast
-        syms = [s for c in ch if isinstance(c, list) for s in c]
-        extra = {"mana": syms} if syms else {"color": next((str(c) for c in ch if isinstance(c, Token)
-                                                             and c.type == "COLOR"), None)}
-        return A.Action("condition:mana_spent", amount=_first(ch, A.Amount), extra=extra, text=self._t(meta))
+    def cd_mana_spent(self, meta, ch):  # CR 601.2h: mana spent to cast (symbols or a color word, ~)
+        return self._cond_action("condition:mana_spent", meta, ch)
 
     def cd_tribute_not_paid(self, meta, ch):  # CR 702.104b
         return A.Action("condition:tribute_not_paid", text=self._t(meta))

@@ -1,0 +1,87 @@
+"""Conditions and trigger events round-trip on real cards from the wording of the grammar alternative
+their fields select (pipeline/parse/render_alternatives.py; CR 603.2 trigger events, 603.4
+intervening "if", 608.2c conditional effects). Every line is read from the corpora by card name
+(tests/test_parse_metamorphic.py:ability)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.parse import ast as A
+from tests.test_parse_metamorphic import ability
+
+ROUND_TRIPS = [
+    # conditions of effects.lark (cd_*) and conditions.lark (cd2_*), one node per verb
+    ("Webweaver Changeling", "When this creature enters, if there are three or more creature cards in your graveyard"),
+    ("River Serpent", "This creature can't attack unless there are five or more cards in your graveyard"),
+    ("Avatar of Hope", "If you have 3 or less life"),                     # "or less" life (CR 107.1)
+    ("Fatal Push", "Destroy target creature if it has mana value 2 or less."),
+    ("Glimmervoid", "if you control no artifacts"),
+    ("Smothering Tithe", "If the player doesn't"),                          # the present tense kept
+    ("Contaminant Grafter", "if an opponent has three or more poison counters"),  # CR 122.1f
+    # linked costs and designations (CR 702.166b, 702.174k, 700.11), what left a zone (revolt)
+    ("Realm-Scorcher Hellkite", "if it was bargained"),
+    ("Mind Spiral", "If the gift was promised"),
+    ("Ruin-Lurker Bat", "if you descended this turn"),
+    ("Hidden Stockpile", "if a permanent left the battlefield under your control this turn"),
+    ("Relic Retriever", "if a card left your graveyard this turn"),
+    ("Prairie Dog", "if you haven't cast a spell from your hand this turn"),
+    # leads: "Otherwise, …", "For each …, …", "For each of them, …" (CR 608.2c)
+    ("Coiling Oracle", "Otherwise,"),
+    ("Midnight Ritual", "For each creature card exiled this way"),
+    # trigger events: crimes (CR 700.13), expend (CR 700.14), unlocking a door (CR 709.5e),
+    # the next spell cast this turn (a delayed trigger, CR 603.7), two trigger conditions (CR 603.2)
+    ("Forsaken Miner", "Whenever you commit a crime"),
+    ("Teapot Slinger", "Whenever you expend 4"),
+    ("Spiked Corridor", "When you unlock this door"),
+    ("Cursed Recording", "When you next cast an instant or sorcery spell this turn"),
+    ("Naya Sojourners", "When you cycle this card and when this creature dies"),
+]
+
+
+@pytest.mark.parametrize("name,fragment", ROUND_TRIPS, ids=[f"{n}:{f[:24]}" for n, f in ROUND_TRIPS])
+def test_round_trip(name, fragment):
+    a = ability(name, fragment)
+    assert a.render_mismatch is None and a.fully_parsed, (a.normalized, a.render_mismatch)
+
+
+def test_counted_zone_is_kept():
+    """"there are three or more creature cards in your graveyard": the zone is a qualifier of the
+    counted cards (it was dropped by the effects.lark condition builder)."""
+    cond = ability("Webweaver Changeling", "if there are three or more creature cards").body.intervening_if
+    assert cond.verb == "condition:there_are"
+    assert cond.extra["comparison"].comparator == ">=" and cond.amount.value == 3
+    assert cond.extra["words"] == ["creature", "cards"]
+    assert cond.extra["qualifiers"] == ["zone:your_graveyard"]
+
+
+def test_two_trigger_conditions():
+    """CR 603.2: "When you cycle ~ and when ~ dies" is one ability with two trigger events."""
+    t = ability("Naya Sojourners", "When you cycle this card and when this creature dies").body
+    assert isinstance(t, A.Triggered) and t.word == "when"
+    assert t.event.verb == "event:and_when" and t.event.extra["word"] == "when"
+    assert t.event.extra["first"].verb == "event:cycle" and t.event.extra["event"].verb == "event:dies"
+
+
+def test_otherwise_is_a_condition():
+    """"Otherwise, …" applies when the preceding condition is false (CR 608.2c): a condition node,
+    not a text span."""
+    a = ability("Coiling Oracle", "Otherwise,")
+    last = a.body.effect[-1]
+    assert isinstance(last.condition, A.Action) and last.condition.verb == "condition:otherwise"
+
+
+def test_for_each_lead():
+    a = ability("Midnight Ritual", "For each creature card exiled this way")
+    cond = a.body.effect[-1].condition
+    assert isinstance(cond, A.Amount) and cond.kind == "for_each"
+    assert cond.ref.words == ["creature", "card"]
+
+
+def test_negation_tense_is_kept():
+    """"If the player doesn't" (Smothering Tithe) and "if it didn't …" are different conditions:
+    the negation word stays in the form where it tells the alternatives apart."""
+    a = ability("Smothering Tithe", "If the player doesn't")
+    cond = a.body.effect[-1].condition
+    assert cond.verb == "condition:does" and cond.extra["negated"] is True
+    assert cond.extra["form"] == ["doesn't"]
