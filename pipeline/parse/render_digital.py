@@ -5,15 +5,9 @@ draft from a spellbook, conjure a duplicate. "Perpetually" is written by
 from __future__ import annotations
 
 from pipeline.parse import ast as A
-from pipeline.parse.render import NotRendered, extra_keys, render, renders_verb
-from pipeline.parse.render_effects import CLAUSE_KEYS, subject_verb
+from pipeline.parse.render import NotRendered, extra_keys, renders_verb
+from pipeline.parse.render_effects import CLAUSE_KEYS, _obj, subject_verb
 from pipeline.parse.render_objects import BASES, counted
-
-
-def _obj(a: A.Action) -> str:
-    if a.obj is None:
-        raise NotRendered(f"Action:{a.verb}:no_obj")
-    return render(a.obj)
 
 
 @renders_verb("seek")
