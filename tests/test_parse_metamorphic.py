@@ -12,7 +12,8 @@ that only the word under test is left to tell them apart.
 Stripping (:func:`strip`) removes what the renderer may not read (docs/ast.md § Rendering): ``text``,
 ``normalized``, ``pieces``, ``reminders``, rendered text, Unparsed text, ``Amount.text``, descriptor
 and ``extra["words"]`` entries outside the closed lexicons (:mod:`pipeline.parse.lexicon`), qualifier
-tails that carry wording, and form words that are not grammar literals.
+tails that carry wording (a tail that is a closed-lexicon phrase — a numeric characteristic such as "mana
+value", a keyword such as "first strike" — is kept), and form words that are not grammar literals.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import pytest
 from pipeline.parse import parse_face
 from pipeline.parse.forms import literal_table
 from pipeline.parse.lexicon import is_counter_kind, is_keyword, is_object_word
+from pipeline.parse.render_objects import NUMERIC_STATS
 
 CORPUS = Path(__file__).parents[1].parent / "shared" / "corpus"
 ORACLE = CORPUS / "oracle-2026" / "cards-2026.jsonl.gz"
@@ -71,6 +73,15 @@ def _word_ok(w) -> bool:
         or is_keyword(w.lower()) or is_counter_kind(w.lower())
 
 
+def _qualifier_ok(q) -> bool:
+    """A qualifier kept whole: one without spaces, or one whose tail is a closed-lexicon phrase
+    ("stat:mana value", CR 202.3; "with_keyword:first strike", CR 702.7) rather than wording."""
+    if not isinstance(q, str) or " " not in q:
+        return True
+    tail = q.split(":", 1)[-1]
+    return tail in NUMERIC_STATS or is_keyword(tail)
+
+
 def strip(v):
     """The JSON of a node with every free-text field removed (see the module docstring)."""
     if isinstance(v, dict):
@@ -85,7 +96,7 @@ def strip(v):
             elif k == "form" and isinstance(x, list):
                 x = [w for w in x if w in literal_table().literals]
             elif k == "qualifiers" and isinstance(x, list):
-                x = [q if " " not in q else q.split(":", 1)[0] for q in x]
+                x = [q if _qualifier_ok(q) else q.split(":", 1)[0] for q in x]
             out[k] = strip(x)
         return out
     if isinstance(v, list):
