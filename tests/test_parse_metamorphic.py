@@ -69,8 +69,15 @@ def ability(name: str, fragment: str):
 
 
 def _word_ok(w) -> bool:
-    return not isinstance(w, str) or w in ("~", "or", "and", "and/or") or is_object_word(w.lower()) \
-        or is_keyword(w.lower()) or is_counter_kind(w.lower())
+    """A descriptor word the renderer may read: a lexicon word, or a type word of several lexicon words
+    joined by "and"/"or" ("instant and sorcery", as render_objects reads it)."""
+    if not isinstance(w, str) or w in ("~", "or", "and", "and/or"):
+        return True
+    w = w.lower()
+    if is_object_word(w) or is_keyword(w) or is_counter_kind(w):
+        return True
+    parts = w.split()
+    return len(parts) > 1 and all(is_object_word(p) or p in ("and", "or") for p in parts)
 
 
 def _qualifier_ok(q) -> bool:

@@ -23,11 +23,13 @@ Usage, from the project root (≈ 30–60 s CPU: the whole corpus is parsed)::
     python tools/audit_sample.py --check              # re-draws and compares with the committed file
     python tools/audit_sample.py --long [--check]     # the supplement: supplement_long.jsonl
 
-The supplement (``--long``, seed 20261203, 30 abilities) draws uniformly from the non-keyword lines of
+The supplement (``--long``, seed 20261205, 30 abilities) draws uniformly from the non-keyword lines of
 80 characters or more (normalized, reminder text cut out): the longer lines the main draw rarely reaches.
 
 ``--check`` exits 1 when the draw (cards, faces, indexes, texts, stripped ASTs) differs from the file:
-it reproduces only at the commit and grammar version the README names.
+it reproduces only at the commit and grammar version the README names. The seeds are those of the audit
+committed now (2026-12-02: 20261204 and 20261205); the earlier audit (seeds 20261202/20261203, main
+18c35dc) is in the history (commits 3733e38, 4b7d069).
 """
 
 from __future__ import annotations
@@ -50,11 +52,11 @@ from tests.test_parse_metamorphic import strip  # noqa: E402  (one definition of
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "oracle-2026" / "cards-2026.jsonl.gz"
 OUT = ROOT / "tests" / "data" / "ast_audit_2026" / "audit.jsonl"
-SEED = 20261202
+SEED = 20261204
 N = 100
 #: The supplement (``--long``): non-keyword lines of 80 characters or more (normalized, reminder text
 #: cut out), a second seed — the part of the population the uniform draw rarely reaches.
-LONG_SEED, LONG_N, LONG_CHARS = 20261203, 30, 80
+LONG_SEED, LONG_N, LONG_CHARS = 20261205, 30, 80
 LONG_OUT = OUT.with_name("supplement_long.jsonl")
 _REMINDER = re.compile(r"\s*\([^()]*\)")
 
