@@ -24,6 +24,7 @@ TOP_OWNERS = {"your": "your", "their": "their", "that_player": "that player's",
 # other zones: "reveal cards from the top of your library" (CR 401.1)
 ZONES.update({f"top_of:{k}": f"the top of {v} library" for k, v in {**TOP_OWNERS, "owner": "its owner's"}.items()})
 ZONES["top_of_library"] = "the top of your library"
+ZONES["each_graveyard"] = "each graveyard"  # CR 404.1 (zones.lark z_each_graveyard)
 
 
 def _obj(a: A.Action) -> str:

@@ -90,7 +90,7 @@ EVENTS = (
 #: Zone names returned by objects.lark's z_* rules (ToAst).
 ZONES = frozenset(("your_graveyard", "a_graveyard", "graveyards", "your_hand", "your_library", "exile",
                    "opp_graveyard", "tp_graveyard", "their_graveyard", "their_hand", "that_player_graveyard",
-                   "owner_graveyard", "gy_hand", "battlefield", "among_them", "opening_hand"))
+                   "owner_graveyard", "gy_hand", "battlefield", "among_them", "opening_hand", "each_graveyard"))
 
 #: Object post-modifiers defined in conditions.lark (qualifier names).
 POSTS = ("dealt_damage_this_way", "total_power", "that_has", "thats_color", "with_mana_symbol",

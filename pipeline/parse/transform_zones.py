@@ -300,6 +300,9 @@ class ZoneRules(Transformer):
     def z_outside_game(self, meta, ch):  # CR 400.11
         return "outside_game"
 
+    def z_each_graveyard(self, meta, ch):  # CR 404.1
+        return "each_graveyard"
+
     def z_controller_zone(self, meta, ch):
         return "controller_" + self._low(meta).rsplit(" ", 1)[-1]
 
