@@ -254,6 +254,42 @@ PAIRS = [
 ]
 
 
+#: Silent misparses the AST hand audit found (tests/data/ast_audit_2026/README.md § Misparses found
+#: outside the sample) and that are still open: two real lines that differ in a meaningful word, both
+#: round-trip, and today give the same stripped node. A ratchet, not a skip: the test fails as soon as a
+#: fix tells them apart (then move the pair to PAIRS) or a line stops round-tripping (then drop it here).
+OPEN_PAIRS = [
+    # A1 (render_objects.descriptor): a later list item's determiner is an Obj.words entry, so "another"
+    # (not ~) is wording only
+    ("A1 an artifact or another creature / an artifact or creature",
+     ("Malevolent Noble", "Sacrifice an artifact or another creature"),
+     ("Deadly Dispute", "sacrifice an artifact or creature"), "ActionCost", ()),
+    # A2: event:put_into keeps its zone as an extra["words"] entry ("a_graveyard" / "exile", CR 400.1)
+    ("A2 put into a graveyard / into exile (event)", ("Genju of the Falls", "is put into a graveyard"),
+     ("Stonebinder's Familiar", "put into exile"), "event:put_into", ("obj", "amount", "extra.when")),
+    # A4: "greater than or equal to" has comparator ">" (the "equal to" only in the form, dropped here)
+    ("A4 greater than or equal to / greater than (condition)",
+     ("Path of Bravery", "greater than or equal to"), ("Cosmos Elixir", "is greater than your starting"),
+     "condition:life_total", ("extra.form", "extra.after")),
+    # A5: "Those players put …, then shuffle": the shuffle has no subject (reads as yours)
+    ("A5 those players … then shuffle / you … then shuffle", ("Winds of Abandon", "then shuffle"),
+     ("Rampant Growth", "then shuffle"), "shuffle", ()),
+    # A6: "play lands and cast spells from <zone>": the zone is only on the spells
+    ("A6 play lands … from the top of your library / from your graveyard",
+     ("Future Sight", "You may play lands and cast spells"),
+     ("Yawgmoth's Agenda", "You may play lands and cast spells"), "may_play", ()),
+]
+
+
+@pytest.mark.parametrize("cause,a,b,what,drop", OPEN_PAIRS, ids=[p[0] for p in OPEN_PAIRS])
+def test_open_misparse_still_gives_one_ast(cause, a, b, what, drop):
+    left, right = ability(*a), ability(*b)
+    assert left.fully_parsed and right.fully_parsed, f"{cause}: a line no longer round-trips; drop the pair"
+    sa = _drop(select(strip(left.to_json()["body"]), what), drop)
+    sb = _drop(select(strip(right.to_json()["body"]), what), drop)
+    assert sa == sb, f"{cause}: fixed — the two lines now differ; move the pair to PAIRS"
+
+
 @pytest.mark.parametrize("cause,a,b,what,drop", PAIRS, ids=[p[0] for p in PAIRS])
 def test_one_word_changes_the_ast(cause, a, b, what, drop):
     left, right = ability(*a), ability(*b)
