@@ -184,3 +184,46 @@ def test_where_x_after_two_effects_keeps_the_join():
     assert a.fully_parsed
     sentence = a.to_json()["body"]["effect"][-1]
     assert sentence["joins"] == ["and"] and sentence["effects"][-1]["node"] == "WhereX"
+
+
+@pytest.mark.parametrize("name,fragment,verb,amount", [
+    ("Infected Defector", "incubate 3", "incubate", 3),  # CR 701.53a
+    ("Chimil, the Inner Sun", "discover 5", "discover", 5),  # CR 701.57a
+    ("Evidence Examiner", "you may collect evidence 4", "collect_evidence", 4),  # CR 701.59a
+    ("Descendant of Storms", "endures 1", "endure", 1),  # CR 701.63a
+    ("Badgermole Cub", "earthbend 1", "earthbend", 1),  # CR 701.66a
+    ("Easterling Vanguard", "amass Orcs 1", "amass", 1),  # CR 701.47a
+])
+def test_keyword_action_with_a_number(name, fragment, verb, amount):
+    act = _verb(name, fragment, verb)
+    assert act["amount"]["value"] == amount and act["obj"] is None
+
+
+def test_amass_keeps_its_subtype():  # CR 701.47a: amass [subtype] N
+    assert _verb("Lazotep Sliver", "amass Slivers 2", "amass")["extra"]["subtype"] == "Slivers"
+    assert _verb("Corsairs of Umbar", "amass Orcs 3", "amass")["extra"]["subtype"] == "Orcs"
+
+
+@pytest.mark.parametrize("name,fragment,verb,quantifier", [
+    ("Hot Pursuit", "suspect target", "suspect", "target"),  # CR 701.60a
+    ("Airbender's Reversal", "Airbend target", "airbend", "target"),  # CR 701.65a
+])
+def test_keyword_action_on_an_object(name, fragment, verb, quantifier):
+    assert _verb(name, fragment, verb)["obj"]["quantifier"] == quantifier
+
+
+@pytest.mark.parametrize("name,fragment,verb", [
+    ("Curious Forager", "forage.", "forage"),  # CR 701.61a
+    ("Glitch Interpreter", "manifest dread.", "manifest_dread"),  # CR 701.62a
+    ("Goliath Paladin", "take the initiative.", "initiative"),  # CR 725.1
+    ("In the Darkness Bind Them", "The Ring tempts you.", "ring_tempts"),  # CR 701.54a
+    ("Time Beetle", "time travel.", "time_travel"),  # CR 701.56a
+    ("Complaints Clerk", "open an Attraction.", "open_attraction"),  # CR 701.51a
+])
+def test_keyword_action_without_a_parameter(name, fragment, verb):
+    act = _verb(name, fragment, verb)
+    assert act["obj"] is None and act["amount"] is None and "times" not in act["extra"]
+
+
+def test_an_action_done_twice():  # "manifest dread twice" (CR 701.62a, followed two times)
+    assert _verb("They Came from the Pipes", "manifest dread twice", "manifest_dread")["extra"]["times"] == 2

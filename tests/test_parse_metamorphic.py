@@ -251,6 +251,11 @@ PAIRS = [
      "condition:", ()),
     ("perpetually / until end of turn", ("Hypnotic Pattern", "Target creature perpetually gets -2/-0."),
      ("Shocking Grasp", "Target creature gets -2/-0 until end of turn."), "pump", ("extra.duration",)),
+    # keyword actions (CR 701): the [subtype] of amass (701.47a), an instruction followed twice
+    ("amass Orcs / amass Zombies", ("Treason of Isengard", "Amass Orcs 2."), ("Crush Dissent", "Amass Zombies 2."),
+     "amass", ()),
+    ("investigate twice / investigate", ("Wavesifter", "investigate twice"), ("Thorough Investigation", "Whenever you attack, investigate."),
+     "investigate", ()),
 ]
 
 

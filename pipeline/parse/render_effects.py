@@ -215,7 +215,9 @@ def render_draw(a: A.Action, **_) -> str:
 
 @renders_verb("mill", "scry", "surveil")
 def render_mill(a: A.Action, **_) -> str:
-    extra_keys(a, {"optional"})
+    """"mill two cards" (CR 701.17a), "scry 2" (701.22a), "surveil 1" (701.25a); "any number of target
+    players each mill …" (``extra.each``)."""
+    extra_keys(a, CLAUSE_KEYS - {"unless"})
     if a.obj is not None:
         raise NotRendered(f"Action:{a.verb}+obj")
     if a.verb == "mill":
@@ -752,45 +754,85 @@ FIXED_ACTIONS = {
     "lose_game": ("lose the game", "loses the game"), "win_game": ("win the game", "wins the game"),
     "extra_turn": ("take an extra turn after this one", "takes an extra turn after this one"),
     "fog": ("prevent all combat damage that would be dealt this turn",) * 2,
+    # CR 701.51 open an Attraction, 701.52 roll to visit your Attractions, 701.56 time travel, 701.61 forage,
+    # 701.62 manifest dread, 725.1 take the initiative
+    "open_attraction": ("open an Attraction", "opens an Attraction"),
+    "roll_to_visit": ("roll to visit your Attractions", "rolls to visit your Attractions"),
+    "time_travel": ("time travel", "time travels"), "forage": ("forage", "forages"),
+    "manifest_dread": ("manifest dread", "manifests dread"),
+    "initiative": ("take the initiative", "takes the initiative"),
 }
+
+
+def times_tail(a: A.Action) -> str:
+    """" twice" when ``extra["times"]`` is 2 (an instruction followed two times: "investigate twice"), else ""."""
+    times = a.extra.get("times")
+    if times is None:
+        return ""
+    if times != 2:
+        raise NotRendered(f"Action:{a.verb}+times")
+    return " twice"
 
 
 @renders_verb(*FIXED_ACTIONS)
 def render_fixed_action(a: A.Action, **_) -> str:
     """A keyword action of :data:`FIXED_ACTIONS` ("~ explores", "Venture into the dungeon.")."""
-    extra_keys(a, CLAUSE_KEYS | {"duration"})
+    extra_keys(a, CLAUSE_KEYS | {"duration", "times"})
     if a.obj is not None or a.amount is not None:
         raise NotRendered(f"Action:{a.verb}")
-    return subject_verb(a, *FIXED_ACTIONS[a.verb]) + _duration_tail(a) + unless_tail(a)
+    return subject_verb(a, *FIXED_ACTIONS[a.verb]) + times_tail(a) + _duration_tail(a) + unless_tail(a)
+
+
+@renders_verb("ring_tempts")
+def render_ring_tempts(a: A.Action, **_) -> str:
+    """"the Ring tempts you" (CR 701.54a: you choose your Ring-bearer)."""
+    extra_keys(a, {"times"})
+    if a.obj is not None or a.amount is not None or a.subject is None or render(a.subject, role="subject") != "you":
+        raise NotRendered("Action:ring_tempts")
+    return "the Ring tempts you" + times_tail(a)
 
 
 # keyword actions with a number: CR 701.47 amass, 701.39 bolster, 701.41 support, 701.46 adapt,
-# 701.37 monstrosity ("Monstrosity 3.")
+# 701.37 monstrosity ("Monstrosity 3."), 701.53 incubate, 701.57 discover, 701.59 collect evidence, 701.63 endure,
+# 701.66 earthbend, 701.68 blight
 NUMBER_ACTIONS = {"amass": ("amass", "amasses"), "bolster": ("bolster", "bolsters"), "support": ("support", "supports"),
-                  "adapt": ("adapt", "adapts"), "monstrosity": ("monstrosity", "monstrosity")}
+                  "adapt": ("adapt", "adapts"), "monstrosity": ("monstrosity", "monstrosity"),
+                  "incubate": ("incubate", "incubates"), "discover": ("discover", "discovers"),
+                  "collect_evidence": ("collect evidence", "collects evidence"), "endure": ("endure", "endures"),
+                  "earthbend": ("earthbend", "earthbends"), "blight": ("blight", "blights")}
 
 
 @renders_verb(*NUMBER_ACTIONS)
 def render_number_action(a: A.Action, **_) -> str:
-    """"Adapt 2.", "Bolster 1.", "Monstrosity X." (the number in digits, CR 107.1)."""
-    extra_keys(a, CLAUSE_KEYS)
+    """"Adapt 2.", "Bolster 1.", "Monstrosity X.", "amass Zombies 2" (the number in digits, CR 107.1;
+    ``extra["subtype"]`` the [subtype] of CR 701.47a, a word of CR 205.3m)."""
+    extra_keys(a, CLAUSE_KEYS | {"times", "subtype"})
     if a.obj is not None:
         raise NotRendered(f"Action:{a.verb}")
-    return f"{subject_verb(a, *NUMBER_ACTIONS[a.verb])} {amount_number(a.amount, words=False)}" + unless_tail(a)
+    verb = subject_verb(a, *NUMBER_ACTIONS[a.verb])
+    sub = a.extra.get("subtype")
+    if sub is not None:
+        if a.verb != "amass" or not is_object_word(sub.lower()):
+            raise NotRendered(f"Action:{a.verb}+subtype")
+        verb += " " + sub
+    return f"{verb} {amount_number(a.amount, words=False)}" + times_tail(a) + unless_tail(a)
 
 
 # keyword actions on an object: CR 701.15 goad, 701.35 detain, 701.40 manifest
-OBJECT_ACTIONS = {"goad": ("goad", "goads"), "detain": ("detain", "detains"), "manifest": ("manifest", "manifests")}
+# 701.4 behold, 701.58 cloak, 701.60 suspect, 701.64 harness, 701.65 airbend
+OBJECT_ACTIONS = {"goad": ("goad", "goads"), "detain": ("detain", "detains"), "manifest": ("manifest", "manifests"),
+                  "behold": ("behold", "beholds"), "cloak": ("cloak", "cloaks"), "suspect": ("suspect", "suspects"),
+                  "harness": ("harness", "harnesses"), "airbend": ("airbend", "airbends")}
 
 
 @renders_verb(*OBJECT_ACTIONS)
 def render_object_action(a: A.Action, **_) -> str:
     """"Goad target creature.", "detain up to two target nonland permanents", "Manifest the top card
     of your library." """
-    extra_keys(a, CLAUSE_KEYS)
+    extra_keys(a, CLAUSE_KEYS | {"times"})
     if a.amount is not None:
         raise NotRendered(f"Action:{a.verb}")
-    return f"{subject_verb(a, *OBJECT_ACTIONS[a.verb])} {_obj(a)}" + unless_tail(a)
+    return f"{subject_verb(a, *OBJECT_ACTIONS[a.verb])} {_obj(a)}" + times_tail(a) + unless_tail(a)
 
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pipeline.parse import ast as A
 from pipeline.parse.render import NotRendered, extra_keys, render, renders_verb
-from pipeline.parse.render_effects import _quoted, subject_verb
+from pipeline.parse.render_effects import _quoted, subject_verb, times_tail
 from pipeline.parse.render_objects import OBJ_FORMS, ZONES, _post, amount_number, is_plural, render_obj
 
 #: whose zone (transform_zones._WHOSE values) → the possessive Oracle writes
@@ -123,14 +123,16 @@ def render_shuffle_into(a: A.Action, **_) -> str:
 
 @renders_verb("investigate")
 def render_investigate(a: A.Action, **_) -> str:
-    """"investigate" / "investigate N times" (CR 701.16a: create a Clue token)."""
-    extra_keys(a, {"optional"})
+    """"investigate" / "investigate N times" / "investigate twice" (CR 701.16a: create a Clue token)."""
+    extra_keys(a, {"optional", "times"})
+    if a.amount is not None and "times" in a.extra:
+        raise NotRendered("Action:investigate+times")
     if a.obj is not None:
         raise NotRendered("Action:investigate")
     out = subject_verb(a, "investigate", "investigates")
     if a.amount is not None:
         out += f" {amount_number(a.amount, words=False)} times"
-    return out
+    return out + times_tail(a)
 
 
 @renders_verb("look")

@@ -82,6 +82,31 @@ class EffectRules(Transformer):
         return act
 
 
+    # ------------------------------------------------------------ keyword actions (CR 701), "… twice"
+    def a_amass(self, meta, ch):
+        """"amass 2" / "amass Zombies 2" (CR 701.47a: amass [subtype] N) → ``Action{verb: "amass",
+        amount, extra: {subtype: the subtype word as written, CR 205.3m}}`` (no ``subtype`` when
+        none is named)."""
+        act = A.Action("amass", amount=_first(ch, A.Amount), text=self._t(meta))
+        sub = next((c for c in ch if isinstance(c, Token) and c.type == "SUBTYPE"), None)
+        if sub is not None:
+            act.extra["subtype"] = self._tok(sub)
+        return act
+
+    def c_ring_tempts(self, meta, ch):
+        """"the Ring tempts you" (CR 701.54a) → ``Action{verb: "ring_tempts", subject: you}``."""
+        return A.Action("ring_tempts", subject=A.Obj("you", None, [], "you"), text=self._t(meta))
+
+    def c_twice(self, meta, ch):
+        """"investigate twice", "manifest dread twice": the action with ``extra["times"] = 2`` (the
+        instruction is followed two times)."""
+        act = ch[0]
+        if not isinstance(act, A.Action):  # (a token or grant done twice: not read)
+            return A.Unparsed(self._t(meta))
+        act.extra["times"] = 2
+        act.text = self._t(meta)
+        return act
+
     # ------------------------------------------------------------ damage (CR 120, 601.2d), counters, sacrifice unless
     def a_damage_divided_obj(self, meta, ch):  # CR 601.2d: division chosen as the spell is cast
         return A.Action("damage_divided", obj=_first(ch, A.Obj), amount=_first(ch, A.Amount), text=self._t(meta))
