@@ -205,11 +205,16 @@ def test_amass_keeps_its_subtype():  # CR 701.47a: amass [subtype] N
 
 
 @pytest.mark.parametrize("name,fragment,verb,quantifier", [
-    ("Hot Pursuit", "suspect target", "suspect", "target"),  # CR 701.60a
-    ("Airbender's Reversal", "Airbend target", "airbend", "target"),  # CR 701.65a
+    ("Barbed Servitor", "suspect it", "suspect", "it"),  # CR 701.60a
+    ("Whirlwind Technique", "Airbend up to two target creatures", "airbend", "up_to_target"),  # CR 701.65a
 ])
 def test_keyword_action_on_an_object(name, fragment, verb, quantifier):
     assert _verb(name, fragment, verb)["obj"]["quantifier"] == quantifier
+
+
+def test_cloak_the_top_card_is_optional():  # CR 701.58a; "you may" (CR 608.2d)
+    act = _verb("Veiled Ascension", "you may cloak the top card", "cloak")
+    assert act["obj"]["qualifiers"] == ["top_cards", "of:your_library"] and act["extra"]["optional"] is True
 
 
 @pytest.mark.parametrize("name,fragment,verb", [
