@@ -95,3 +95,15 @@ def test_zone_after_a_placed_object_belongs_to_the_outer_object():
     assert card.qualifiers == ["mv_equal_to", "zone:your_hand"]
     (amount,) = card.refs
     assert amount.ref.verb == "quantity:counters" and amount.ref.obj.qualifiers == []
+
+
+def test_zone_keeps_the_preposition_written():
+    """"cards in your graveyard" names where the cards are, "a card from your graveyard" where a
+    card moves from (CR 400.7): the written "in" is the zone's form (the normalizer folds the two
+    only for comparing alternatives), so both lines render back as written."""
+    dryad = ability("Gnarlwood Dryad", "among cards in your graveyard")
+    raise_dead = ability("Raise Dead", "from your graveyard")
+    assert dryad.fully_parsed and raise_dead.fully_parsed
+    zones = [o.qualifiers for a in (dryad, raise_dead) for o in _nodes(a, A.Obj)
+             if any(q.startswith("zone:") for q in o.qualifiers)]
+    assert zones == [["zone:your_graveyard", "form:in"], ["zone:your_graveyard"]]

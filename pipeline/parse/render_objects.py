@@ -301,7 +301,11 @@ def _ref_post(q: str, ref: A.Node, form: str | None) -> str:
 def _post(q: str, words: list[str], prep: str | None = None, form: str | None = None) -> str:
     """One post-modifier. ``prep``: "in" or "from" before a zone when the context decides it
     (a counted quantity is "in" a zone); else "in" after "each", "from" otherwise. ``form``: the
-    form kept with it (:func:`posts`)."""
+    form kept with it (:func:`posts`); a zone's form that starts with "in" is the preposition
+    written (transform.p_zone: "cards in your graveyard"), which then wins over ``prep``."""
+    if q.startswith("zone:") and form is not None and form.split("+")[0] == "in":
+        rest = form.split("+")[1:]
+        return _post(q, words, "in", "+".join(rest) if rest else None)
     if form is not None:
         if q.startswith("power:") and form == "toughness":  # "with power or toughness 4 or greater"
             return _post(q, words, prep).replace("with power ", "with power or toughness ", 1)

@@ -352,6 +352,11 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
             if sub:
                 out += ":" + ",".join(sub)
                 forms = [w for c in sub for w in (getattr(c, "form", None) or ())]
+                if name == "zone" and self._raw_lits[:1] == ["in"]:
+                    # "cards in your graveyard" (a place) / "a card from your graveyard" (a move's
+                    # origin, CR 400.7): forms.SYNONYMS folds "in" into "from", so the written "in" is
+                    # kept as the first form word (render_objects._post reads it as the preposition)
+                    forms = ["in"] + forms
                 if forms:  # a zone alternative's form ("its controller's graveyard" / "… hand")
                     out = _FormStr(out)
                     out.form = forms
