@@ -58,7 +58,7 @@ def test_roll_die(name, fragment, sides, notation, count, round_trip):  # CR 706
 def test_gain_life_for_each_is_the_counted_object():
     act = _verb("Ancestor's Chosen", "you gain 1 life for each card", "gain_life")
     assert act["obj"] is None and act["amount"]["value"] == 1
-    assert act["extra"]["for_each"]["qualifiers"] == ["zone:your_graveyard"]
+    assert act["extra"]["for_each"]["qualifiers"] == ["zone:your_graveyard", "form:in"]  # "in your graveyard" (the preposition written)
 
 
 def test_pump_for_each_after_duration():
