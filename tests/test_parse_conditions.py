@@ -87,7 +87,7 @@ def test_there_are_and_or_list():
     assert cond.verb == "condition:there_are"
     assert cond.amount.value == 2
     assert cond.extra["words"] == ["instant", "and/or", "sorcery", "cards"]
-    assert cond.extra["qualifiers"] == ["zone:your_graveyard"]
+    assert cond.extra["qualifiers"] == ["zone:your_graveyard", "form:in"]  # "in your graveyard" (the preposition written)
     assert _fully("Animist's Awakening", 1)
 
 
@@ -127,7 +127,7 @@ def test_self_is_untapped_still_reads():
 def test_or_there_is_condition():
     """"or" before a second condition is the ORV lookahead terminal, not a type-list "or" (lexer.py)."""
     (cond,) = _actions("Solitary Camel", "condition:control_or")
-    assert cond.obj.words == ["desert"] and cond.extra["objects"][0].qualifiers == ["zone:your_graveyard"]
+    assert cond.obj.words == ["desert"] and cond.extra["objects"][0].qualifiers == ["zone:your_graveyard", "form:in"]
     assert _fully("Solitary Camel", 0)
 
 

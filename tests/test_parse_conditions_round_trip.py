@@ -52,7 +52,7 @@ def test_counted_zone_is_kept():
     assert cond.verb == "condition:there_are"
     assert cond.extra["comparison"].comparator == ">=" and cond.amount.value == 3
     assert cond.extra["words"] == ["creature", "cards"]
-    assert cond.extra["qualifiers"] == ["zone:your_graveyard"]
+    assert cond.extra["qualifiers"] == ["zone:your_graveyard", "form:in"]  # "in your graveyard" (the preposition written)
 
 
 def test_two_trigger_conditions():

@@ -286,7 +286,7 @@ def test_ray_of_frost_color_condition():
 def test_ground_seal_cards_in_graveyards_cant_be_targeted():
     e = only(line("C18", "Ground Seal", "Cards in graveyards"))
     assert e.verb == "cant_be_targeted"
-    assert e.subject.qualifiers == ["zone:graveyards"]
+    assert e.subject.qualifiers == ["zone:graveyards", "form:in"]  # "Cards in graveyards" (the preposition written)
     assert e.obj.words == ["spells", "or", "abilities"]
 
 
