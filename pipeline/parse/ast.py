@@ -118,7 +118,23 @@ class StepOwner(str, Enum):
     OF = "of"                                # "the upkeep of enchanted creature's controller": extra.player
 
 
+#: Field names of each node class, in declaration order (``dataclasses.fields`` is slow to call per node).
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+#: Types :func:`_json` returns as they are without looking further.
+_SCALARS = (str, int, bool, float, type(None))
+
+
+def field_names(cls: type) -> tuple[str, ...]:
+    """The dataclass field names of node class ``cls`` in declaration order (cached per class)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
+
+
 def _json(value: Any) -> Any:
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, Node):
         return value.to_json()
     if isinstance(value, (list, tuple)):
@@ -134,26 +150,22 @@ class Node:
 
     def to_json(self) -> dict:
         out = {"node": type(self).__name__}
-        for f in fields(self):
-            out[f.name] = _json(getattr(self, f.name))
+        for name in field_names(type(self)):
+            out[name] = _json(getattr(self, name))
         return out
 
     def walk(self):
         """Yield this node and every descendant node (pre-order), through lists, tuples and dicts."""
-        yield self
-        for f in fields(self):
-            yield from _walk_value(getattr(self, f.name))
-
-
-def _walk_value(value):
-    if isinstance(value, Node):
-        yield from value.walk()
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _walk_value(item)
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _walk_value(item)
+        stack: list = [self]
+        while stack:
+            value = stack.pop()
+            if isinstance(value, Node):
+                yield value
+                stack.extend(getattr(value, name) for name in reversed(field_names(type(value))))
+            elif isinstance(value, (list, tuple)):
+                stack.extend(reversed(value))
+            elif isinstance(value, dict):
+                stack.extend(reversed(list(value.values())))
 
 
 # --------------------------------------------------------------------------- generic leaves

@@ -36,7 +36,7 @@ import re
 from typing import Iterator
 
 from lark.lexer import Lexer, Token
-from lark.exceptions import UnexpectedCharacters
+from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 from lark.parsers.lalr_analysis import Shift
 
 _TOKEN_RE = re.compile(r"""
@@ -276,8 +276,13 @@ class WordLexer(Lexer):
                 ttype = "PUNCT_" + str(ord(val[0]))
             else:
                 ttype = kind
-            if "REST" in states[parser_state.position] and ttype not in states[parser_state.position]:
-                # opaque remainder (CR text kept verbatim, e.g. a spend restriction)
-                yield Token("REST", text[start:], start, 1, start + 1, 1, len(text) + 1, len(text))
-                return
+            accept = states[parser_state.position]
+            if ttype not in accept:
+                if "REST" in accept:
+                    # opaque remainder (CR text kept verbatim, e.g. a spend restriction)
+                    yield Token("REST", text[start:], start, 1, start + 1, 1, len(text) + 1, len(text))
+                    return
+                # the parser's next step looks this terminal up in this very state and fails: fail here,
+                # without the set of expected terminals Lark would build for the message (nobody reads it)
+                raise UnexpectedToken(Token(ttype, val, start, 1, start + 1), set(), state=parser_state)
             yield Token(ttype, val, start, 1, start + 1, 1, start + len(val) + 1, start + len(val))

@@ -10,11 +10,13 @@ grammar's start symbol for it (grammar.py). A piece the grammar cannot read beco
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from lark.exceptions import LarkError
 
 from pipeline.parse import ast as A
 from pipeline.parse.grammar import get_parser, parse_version
+from pipeline.parse.line_memo import LineMemo
 from pipeline.parse.render import round_trip
 from pipeline.parse.normalize import lower_same_length, normalize_chars, normalize_wording, self_names
 from pipeline.parse.segment import (ability_blocks, chapter_prefix, mode_name_pieces, prefix_role, split_ability_word,
@@ -30,6 +32,8 @@ _PT_RE = re.compile(r"^[\d*X+-]+/[\d*X+-]+$")
 _TRIGGER_RE = re.compile(r"^(when|whenever|at)\b", re.I)
 _TARGET_RE = re.compile(r"\btargets?\b", re.I)
 _QUOTE_RE = re.compile(r'"[^"]*"')
+#: A face whose abilities are instructions of a spell (kind "spell", CR 608.2), not static abilities.
+_SPELL_RE = re.compile(r"\b(Instant|Sorcery)\b")
 _INNER_QUOTE_RE = re.compile(r"(^|(?<=[\s]))'([^']*(?:'s[^']*)*)'(?=[\s.,]|$)")
 
 _VERSION: str | None = None
@@ -331,7 +335,7 @@ def _parse_body(body: str, type_line: str) -> tuple[A.Node, str]:
         if cost is not None or "{" in prefix or len(prefix.split()) <= 6:
             effect, restr = _split_restrictions(parse_effect(body[colon + 1:].strip()))
             return A.Activated(cost if cost is not None else A.Unparsed(prefix), effect, restr), "activated"
-    kind = "spell" if re.search(r"\b(Instant|Sorcery)\b", type_line or "") else "static"
+    kind = "spell" if _SPELL_RE.search(type_line or "") else "static"
     return A.Static(parse_effect(body)), kind
 
 
@@ -371,9 +375,26 @@ def is_mana_ability(body: A.Node, kind: str, text: str) -> bool:
     return False
 
 
-def parse_line(line: str, index: int, *, type_line: str = "", names: tuple[str, ...] = ()) -> A.Ability:
-    """Parse one ability block (original text) → Ability. Never raises."""
+def parse_line(line: str, index: int, *, type_line: str = "", names: tuple[str, ...] = (),
+               memo: LineMemo | None = None) -> A.Ability:
+    """Parse one ability block (original text) → Ability. Never raises.
+
+    ``memo``: a :class:`~pipeline.parse.line_memo.LineMemo`; a line whose normalised text was
+    parsed before (on a face of the same spell-ness) is then a copy of that Ability with this
+    ``index`` and ``text``, its AST nodes shared (read-only)."""
     norm = normalize_wording(normalize_chars(line), names)
+    if memo is None:
+        return _parse_normalized(line, index, norm, type_line)
+    key = (norm, _SPELL_RE.search(type_line or "") is not None)
+    known = memo.get(key)
+    if known is not None:
+        return replace(known, index=index, text=line)
+    ability = _parse_normalized(line, index, norm, type_line)
+    memo.put(key, ability)
+    return ability
+
+
+def _parse_normalized(line: str, index: int, norm: str, type_line: str) -> A.Ability:
     pieces: list[A.Piece] = []
     reminders: list[str] = []
     body_parts: list[str] = []
@@ -424,11 +445,12 @@ def check_round_trip(ability: A.Ability) -> A.Ability:
     return ability
 
 
-def parse_face(oracle_text: str, *, name: str, type_line: str = "") -> list[A.Ability]:
+def parse_face(oracle_text: str, *, name: str, type_line: str = "", memo: LineMemo | None = None) -> list[A.Ability]:
     """Parse the oracle text of one card face.
 
     Returns one :class:`Ability` per ability block, in order (see segment.ability_blocks).
     ``name`` is the face name (self references to it and its short name normalise to ``~``).
+    ``memo``: lines parsed before in this process (:func:`parse_line`; the same result, ASTs shared).
     Never raises on any input string; unreadable text is kept as ``Unparsed`` nodes."""
     try:
         names = self_names(name or "", type_line or "")
@@ -439,7 +461,7 @@ def parse_face(oracle_text: str, *, name: str, type_line: str = "") -> list[A.Ab
     out = []
     for i, block in enumerate(blocks):
         try:
-            out.append(parse_line(block, i, type_line=type_line or "", names=names))
+            out.append(parse_line(block, i, type_line=type_line or "", names=names, memo=memo))
         except Exception:  # noqa: BLE001 - keep the line as Unparsed, never raise
             out.append(A.Ability(i, block, "other", block, A.Unparsed(block), grammar_version=_version(),
                                  pieces=[A.Piece(0, len(block), "body", block)]))

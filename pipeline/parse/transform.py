@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 
-from lark import Token, Transformer, v_args
+from lark import Token, v_args
 
 from pipeline.parse import ast as A
+from pipeline.parse.cached_transformer import CachedTransformer
 from pipeline.parse.children import first_of as _first
 from pipeline.parse.forms import is_word, literal_table, norm_word
 from pipeline.parse.qualifiers import FormStr as _FormStr, RefStr as _RefStr, quals as _quals, ref_post, take_posts
@@ -86,9 +87,11 @@ def _flat_syms(children) -> list[A.ManaSymbol]:
 
 @v_args(meta=True)
 class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneRules, TokenRules, ObjectRules, KeywordRules, ReplacementRules,
-            StaticRules, ConditionRules, Transformer):
+            StaticRules, ConditionRules, CachedTransformer):
     """Transform one parse tree of ``text`` (the lower-cased segment) given ``orig`` (the
     same segment in original case, same length) into AST nodes."""
+
+    dynamic_prefixes = ("o_",)  # object bases made by __getattr__ (CachedTransformer looks them up each time)
 
     def __init__(self, text: str, orig: str, parse_quoted=None):
         super().__init__()

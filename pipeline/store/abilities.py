@@ -61,11 +61,12 @@ def face_text_hash(name: str, type_line: str | None, oracle_text: str) -> str:
     return hashlib.sha256("\x1f".join((name, type_line or "", oracle_text)).encode()).hexdigest()
 
 
-def parse_face_records(name: str, type_line: str | None, oracle_text: str) -> list[dict]:
+def parse_face_records(name: str, type_line: str | None, oracle_text: str, memo=None) -> list[dict]:
     """Parse one face and return its ability records.
 
     Each record: ``{"text", "kind", "is_mana_ability", "fully_parsed", "ast"}`` where ``ast`` is the
-    ability's ``to_json()`` dict. An empty Oracle text gives an empty list.
+    ability's ``to_json()`` dict. An empty Oracle text gives an empty list. ``memo``: a
+    :class:`pipeline.parse.line_memo.LineMemo` of lines parsed before (the same records, faster).
     """
     if not oracle_text.strip():
         return []
@@ -79,7 +80,7 @@ def parse_face_records(name: str, type_line: str | None, oracle_text: str) -> li
             "fully_parsed": bool(a.fully_parsed),
             "ast": a.to_json(),
         }
-        for a in parse_face(oracle_text, name=name, type_line=type_line or "")
+        for a in parse_face(oracle_text, name=name, type_line=type_line or "", memo=memo)
     ]
 
 
@@ -88,18 +89,32 @@ def _as_parsed(records: list[dict]) -> Parsed:
                             for r in records]
 
 
-def parse_faces(faces: Sequence[tuple[str, str | None, str]]) -> list[Parsed]:
-    """Parse ``(name, type_line, oracle_text)`` faces in this process; one :data:`Parsed` per face, in order."""
-    return [_as_parsed(parse_face_records(*face)) for face in faces]
+def parse_faces(faces: Sequence[tuple[str, str | None, str]], memo=None) -> list[Parsed]:
+    """Parse ``(name, type_line, oracle_text)`` faces in this process; one :data:`Parsed` per face, in order.
+    ``memo``: a :class:`pipeline.parse.line_memo.LineMemo` kept across calls (each line repeated
+    across faces is parsed once; the same result)."""
+    return [_as_parsed(parse_face_records(*face, memo=memo)) for face in faces]
+
+
+#: The lines a parse worker has parsed (its chunks share it; set by _worker_start).
+_WORKER_MEMO = None
 
 
 def _worker_start() -> None:
+    global _WORKER_MEMO
     from pipeline.gc_policy import use_in_this_process
     from pipeline.parse.grammar import get_parser
+    from pipeline.parse.line_memo import LineMemo
 
     use_in_this_process()  # fewer cyclic GC passes over the grammar and the ASTs being built
 
     get_parser()  # load the cached grammar once per worker, before the first chunk
+    _WORKER_MEMO = LineMemo()
+
+
+def _parse_chunk(faces: Sequence[tuple[str, str | None, str]]) -> list[Parsed]:
+    """A worker's task: :func:`parse_faces` with the worker's line memo."""
+    return parse_faces(faces, _WORKER_MEMO)
 
 
 def parse_faces_parallel(faces: Sequence[tuple[str, str | None, str]], jobs: int,
@@ -113,7 +128,7 @@ def parse_faces_parallel(faces: Sequence[tuple[str, str | None, str]], jobs: int
     chunks = [faces[i:i + CHUNK] for i in range(0, len(faces), CHUNK)]
     out: list[Parsed] = []
     with multiprocessing.get_context("spawn").Pool(jobs, initializer=_worker_start) as pool:
-        for chunk, result in zip(chunks, pool.imap(parse_faces, chunks)):
+        for chunk, result in zip(chunks, pool.imap(_parse_chunk, chunks)):
             out.extend(result)
             if tick:
                 tick(len(chunk))
@@ -161,9 +176,12 @@ class FaceParser:
         if self.jobs > 1 and len(faces) >= MIN_PARALLEL:
             parsed = parse_faces_parallel(faces, min(self.jobs, -(-len(faces) // CHUNK)), tick)
         else:
+            from pipeline.parse.line_memo import LineMemo
+
+            memo = LineMemo()
             parsed = []
             for face in faces:
-                parsed.extend(parse_faces([face]))
+                parsed.extend(parse_faces([face], memo))
                 if tick:
                     tick(1)
         self.results.update(zip(keys, parsed))
