@@ -66,9 +66,11 @@ def is_long(e: dict) -> bool:
     return e["kind"] != "keyword" and len(_REMINDER.sub("", e["normalized"])) >= LONG_CHARS
 
 
-def population(corpus: Path = CORPUS):
-    """Yield the audit record (without verdict) of every round-tripping non-reminder ability of
-    ``corpus`` (oracle-2026 JSON Lines), in corpus order. Raises BadRecord on an unreadable record."""
+def round_tripping(corpus: Path = CORPUS):
+    """Yield ``(record, face index, face, ability JSON)`` for every round-tripping non-reminder ability
+    of ``corpus`` (oracle-2026 JSON Lines), in corpus order: the audit's population (module docstring).
+    ``face`` is a ``record_faces`` entry (``name``, ``type_line``, ``oracle_text``). Raises BadRecord on
+    an unreadable record."""
     for rec in iter_jsonl(str(corpus)):
         if not is_traditional(rec):
             continue
@@ -77,12 +79,17 @@ def population(corpus: Path = CORPUS):
                 continue
             for a in parse_face(f["oracle_text"], name=f["name"], type_line=f["type_line"]):
                 j = a.to_json()
-                if not j.get("fully_parsed") or j.get("kind") == "reminder":
-                    continue
-                yield {"card": rec.get("name") or "", "face": fi, "face_name": f["name"], "index": j["index"],
-                       "kind": j["kind"], "text": j["text"], "normalized": j["normalized"],
-                       "ability_word": j.get("ability_word"), "is_mana_ability": j.get("is_mana_ability"),
-                       "ast": strip(j["body"])}
+                if j.get("fully_parsed") and j.get("kind") != "reminder":
+                    yield rec, fi, f, j
+
+
+def population(corpus: Path = CORPUS):
+    """Yield the audit record (without verdict) of every ability :func:`round_tripping` yields."""
+    for rec, fi, f, j in round_tripping(corpus):
+        yield {"card": rec.get("name") or "", "face": fi, "face_name": f["name"], "index": j["index"],
+               "kind": j["kind"], "text": j["text"], "normalized": j["normalized"],
+               "ability_word": j.get("ability_word"), "is_mana_ability": j.get("is_mana_ability"),
+               "ast": strip(j["body"])}
 
 
 def _key(e: dict) -> tuple:
