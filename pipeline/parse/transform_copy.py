@@ -25,6 +25,7 @@ from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
 from pipeline.parse.children import first_of as _first
+from pipeline.parse.transform_zones import _Choice  # what "choose" picks (zones.lark choose_what)
 
 #: A card name in oracle text: capitalised words, with lower-case particles between them
 #: ("Lightning Bolt", "Crack the Earth", "Dance with Devils").
@@ -60,6 +61,19 @@ class _CondExc:
         self.condition, self.exception = condition, exception
 
 
+class _NewTargetsFor:
+    """Internal: "a new target" (single) and "that copy" (that) of a new-targets choice."""
+
+    def __init__(self, single, that):
+        self.single, self.that = single, that
+
+
+def _new_targets_for(eff: A.CopyEffect, ch) -> None:
+    ntf = next((c for c in ch if isinstance(c, _NewTargetsFor)), None)
+    if ntf is not None:
+        eff.new_targets_single, eff.new_targets_that = ntf.single, ntf.that
+
+
 class _Times:
     """Internal: how many copies ("twice", "three times", "an additional time")."""
 
@@ -82,7 +96,10 @@ class CopyRules(Transformer):
             objs = objs[1:]  # "You may have [subject] enter/become …"
         if mode in ("enter_as_copy", "becomes_copy", "is_copy") and len(objs) >= 2:
             subject, original = objs[0], objs[1]
-        elif mode in ("copy_spell", "create_token_copy") and optional and len(objs) >= 2:
+        elif mode == "copy_spell" and optional and len(objs) >= 2:
+            subject, original = objs[0], objs[1]
+        elif mode == "create_token_copy" and len(objs) >= 2:
+            # "Its controller creates a token that's a copy of …": who gets the token (CR 111.2)
             subject, original = objs[0], objs[1]
         excs = [e for c in ch if isinstance(c, list) for e in c if isinstance(e, A.CopyException)]
         dur = [e for e in excs if e.kind == "duration"]
@@ -102,6 +119,12 @@ class CopyRules(Transformer):
             elif "card" in words or "cards" in words:
                 m = "copy_card"
         eff = A.CopyEffect(m, original, optional, cnt, excs, counters, new_targets, subject, self._t(meta))
+        lits = self._lits
+        if m in ("enter_as_copy", "create_token_copy"):
+            eff.tapped = "tapped" in lits  # CR 110.5b: it enters tapped
+            eff.attacking = "attacking" in lits  # CR 508.4: put onto the battlefield attacking
+            # "… a copy of it and that's tapped and attacking": the status after the original
+            eff.status_last = eff.attacking and "and" in lits[lits.index("copy" if "copy" in lits else "copies"):]
         if dur:
             eff.duration = dur[0].value
         return eff
@@ -120,12 +143,47 @@ class CopyRules(Transformer):
     cp_token = _copy("create_token_copy")
     cp_token_attacking = _copy("create_token_copy")
     cp_token_blocking = _copy("create_token_copy")
-    cp_copy_instead = _copy("copy_spell")
     cp_token_optional = _copy("create_token_copy", optional=True)
     cp_copy = _copy("copy_spell")
-    cp_copy_new_targets = _copy("copy_spell", new_targets=True)
+    def cp_copy_new_targets(self, meta, ch):
+        """"copy that spell and you may choose new targets for the copy" (CR 707.10c)."""
+        eff = self._copy_node("copy_spell", meta, ch, new_targets=True)
+        eff.new_targets_join = "and_you_may"
+        _new_targets_for(eff, ch)
+        return eff
+
+    def cp_copy_optional_new_targets(self, meta, ch):
+        """"you may copy it and [may] choose new targets for the copy [they control]" (CR 707.10c)."""
+        eff = self._copy_node("copy_spell", meta, ch, optional=True, new_targets=True)
+        eff.new_targets_join = "and_may" if self._lits.count("may") > 1 else "and"
+        eff.new_targets_own = "they" in [w.lower() for w in self._raw_lits]
+        _new_targets_for(eff, ch)
+        return eff
+
+    def _ntf(single, that):  # noqa: N805
+        def f(self, meta, ch):
+            return _NewTargetsFor(single, that)
+        return f
+
+    ntf_the = _ntf(False, False)
+    ntf_that = _ntf(False, True)
+    ntf_single_the = _ntf(True, False)
+    ntf_single_that = _ntf(True, True)
+
+    def a_new_targets(self, meta, ch):
+        """"choose new targets for the copy" / "choose a new target for that copy" (CR 707.10c):
+        Action("new_targets", extra={"single"?: True, "that"?: True}); the parser hands the
+        choice to the copy effect before it (parser._merge_riders)."""
+        act = self._action("a_new_targets", ch, self._t(meta))
+        words = self._lits
+        if "a" in words:
+            act.extra["single"] = True
+        if "that" in words:
+            act.extra["that"] = True
+        self._form_used = "a" in words or "that" in words
+        return act
+
     cp_copy_optional = _copy("copy_spell", optional=True)
-    cp_copy_optional_new_targets = _copy("copy_spell", optional=True, new_targets=True)
 
     def copy_except(self, meta, ch):
         """The exceptions in order; a leading condition (``ce_conditional``) applies to the
@@ -211,6 +269,12 @@ class CopyRules(Transformer):
     def ct_for_each_time(self, meta, ch):
         return _Times(A.Amount("for_each", text=self._t(meta)))
 
+    def ct_commander_casts(self, meta, ch):
+        """"for each time you've cast your commander from the command zone this game" (the count
+        behind the commander tax, CR 903.8) → Amount(for_each, ref=Action("quantity:commander_casts"))."""
+        return _Times(A.Amount("for_each", ref=A.Action("quantity:commander_casts", text=self._t(meta)[9:]),
+                               text=self._t(meta)))
+
     def ct_that_many_plus_one(self, meta, ch):  # Twinning Staff (CR 614.1a replacement)
         return _Times(A.Amount("other", text=self._t(meta)))
 
@@ -266,7 +330,11 @@ class CopyRules(Transformer):
     def ce_name_is_self(self, meta, ch):
         return A.CopyException("name_is", "~", self._t(meta))
 
-    ce_loyalty = _ce("other")  # "its starting loyalty is N" (CR 306.5b)
+    def ce_loyalty(self, meta, ch):
+        """"its starting loyalty is 1" (CR 306.5b, 707.9b): kind ``loyalty``, value the Amount."""
+        return A.CopyException("loyalty", _first(ch, A.Amount), self._t(meta), form=list(self._raw_lits))
+
+    ce_lacks_this_ability = _ce("lacks_this_ability")  # "it doesn't have this ability" (CR 707.9b)
     ce_has_this_ability = _ce("has_this_ability")
     ce_loses = _ce("loses_ability")
     def ce_has_keyword_this(self, meta, ch):
@@ -285,7 +353,18 @@ class CopyRules(Transformer):
         return A.CopyException("has_ability", kws + ([self._tok(q)] if q is not None else []), self._t(meta))
 
     def c_copy_instead(self, meta, ch):
-        return ch[0]
+        """"instead create a token that's a copy of …" / "… copy that spell twice instead": the
+        copy replaces the instruction before it (CR 608.2c); ``instead`` says where the word is."""
+        eff = ch[0]
+        if isinstance(eff, A.CopyEffect):
+            eff.instead = "lead" if self._low(meta).startswith("instead") else "trail"
+        return eff
+
+    def cp_copy_instead(self, meta, ch):
+        """"copy that spell twice instead" (CR 608.2c)."""
+        eff = self._copy_node("copy_spell", meta, ch)
+        eff.instead = "trail"
+        return eff
 
     def copy_duration(self, meta, ch):
         return [A.CopyException("duration", ch[0], self._t(meta))]
@@ -309,6 +388,24 @@ class CopyRules(Transformer):
         q = next((c for c in ch if isinstance(c, _tr()._Quant)), None)
         word = self._low(meta).split()[-1]
         return A.Obj(q.name if q else None, None, [word], self._t(meta))
+
+    def o_the_copy(self, meta, ch):
+        """"the copy" / "the copies" (the copy a copy effect made, CR 707.10, 707.12): qualifier
+        ``the_copy`` or ``the_copies`` (rendered by render_copy)."""
+        plural = self._low(meta).split()[-1] == "copies"
+        return A.Obj(None, None, [], self._t(meta), ["the_copies" if plural else "the_copy"])
+
+    def cw_name_identical_mana_cost(self, meta, ch):
+        """"choose a creature card name with an identical mana cost" (Killer Cosplay): a card name
+        chosen with a characteristic (CR 201.4a) — the mana cost (CR 202.1) identical to that of
+        the object the sentence is about (the creature the Equipment became attached to)."""
+        return _Choice("name", _first(ch, A.Obj), {"identical": "mana_cost"})
+
+    def until_unattached(self, meta, ch):
+        """"until this Equipment becomes unattached from it" → Action("duration:until_unattached",
+        subject=the Equipment/Aura, obj=what it was attached to) (CR 611.2b)."""
+        objs = _nodes(ch, A.Obj)
+        return A.Action("duration:until_unattached", subject=objs[0], obj=objs[1], text=self._t(meta))
 
     def p_exiled_with_named(self, meta, ch):  # CR 607.2a: "you exiled with cards named ~"
         return "exiled_with_named:~"
