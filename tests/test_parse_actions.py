@@ -232,3 +232,13 @@ def test_keyword_action_without_a_parameter(name, fragment, verb):
 
 def test_an_action_done_twice():  # "manifest dread twice" (CR 701.62a, followed two times)
     assert _verb("They Came from the Pipes", "manifest dread twice", "manifest_dread")["extra"]["times"] == 2
+
+
+def test_play_lands_and_cast_spells_share_the_zone():  # audit A6; CR 305.1, 601.2a
+    act = _verb("Future Sight", "You may play lands and cast spells", "may_play")
+    assert act["obj"]["qualifiers"] == ["zone:top_of_library"] and act["extra"]["zone_shared"] is True
+
+
+def test_base_verb_after_a_plural_subject_is_that_subjects():  # audit A5
+    act = _verb("Priest of Forgotten Gods", "each lose 2 life and sacrifice", "sacrifice")
+    assert act["subject"] is not None and act["subject"]["words"] == ["players"]

@@ -254,6 +254,13 @@ PAIRS = [
     # keyword actions (CR 701): the [subtype] of amass (701.47a), an instruction followed twice
     ("amass Orcs / amass Zombies", ("Treason of Isengard", "Amass Orcs 2."), ("Crush Dissent", "Amass Zombies 2."),
      "amass", ()),
+    # a base-form verb joined to a plural subject is that subject's (audit A5, transform._resolve_joined)
+    ("those players … then shuffle / … then shuffle (A5)", ("Winds of Abandon", "then shuffle"),
+     ("Rampant Growth", "then shuffle"), "shuffle", ()),
+    # "play lands and cast spells from <zone>": the zone is the lands' too (audit A6, transform_effects.share_zone)
+    ("play lands … from the top of your library / from your graveyard (A6)",
+     ("Future Sight", "You may play lands and cast spells"),
+     ("Yawgmoth's Agenda", "You may play lands and cast spells"), "may_play", ()),
     ("investigate twice / investigate", ("Wavesifter", "investigate twice"), ("Thorough Investigation", "Whenever you attack, investigate."),
      "investigate", ()),
 ]
@@ -276,13 +283,6 @@ OPEN_PAIRS = [
     ("A4 greater than or equal to / greater than (condition)",
      ("Path of Bravery", "greater than or equal to"), ("Cosmos Elixir", "is greater than your starting"),
      "condition:life_total", ("extra.form", "extra.after")),
-    # A5: "Those players put …, then shuffle": the shuffle has no subject (reads as yours)
-    ("A5 those players … then shuffle / you … then shuffle", ("Winds of Abandon", "then shuffle"),
-     ("Rampant Growth", "then shuffle"), "shuffle", ()),
-    # A6: "play lands and cast spells from <zone>": the zone is only on the spells
-    ("A6 play lands … from the top of your library / from your graveyard",
-     ("Future Sight", "You may play lands and cast spells"),
-     ("Yawgmoth's Agenda", "You may play lands and cast spells"), "may_play", ()),
 ]
 
 

@@ -6,6 +6,8 @@ library", "target player's hand"). Structured fields only (docs/ast.md § Render
 
 from __future__ import annotations
 
+import copy
+
 from pipeline.parse import ast as A
 from pipeline.parse.render import NotRendered, extra_keys, render, renders_verb
 from pipeline.parse.render_effects import _quoted, subject_verb, times_tail
@@ -308,11 +310,16 @@ def render_until_leaves(a: A.Action, **_) -> str:
 def render_may_play(a: A.Action, **_) -> str:
     """"you may play lands from your graveyard", "you may cast that card this turn" (CR 305.1,
     601.2a)."""
-    extra_keys(a, {"play", "duration", "optional"})
+    extra_keys(a, {"play", "duration", "optional", "zone_shared"})
     verb = a.extra.get("play")
     if verb not in ("play", "cast") or a.amount is not None:
         raise NotRendered("Action:may_play")
-    out = f"{subject_verb(a, verb, verb + 's')} {_obj(a)}"
+    obj = _obj(a)
+    if a.extra.get("zone_shared") is True:  # "play lands and cast spells from …": the zone is written after the spells
+        bare = copy.copy(a.obj)
+        bare.qualifiers = [q for q in a.obj.qualifiers if not (isinstance(q, str) and q.startswith("zone:"))]
+        obj = render(bare)
+    out = f"{subject_verb(a, verb, verb + 's')} {obj}"
     if "duration" in a.extra:
         out += " " + render(a.extra["duration"])
     return out

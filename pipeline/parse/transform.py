@@ -21,7 +21,7 @@ from pipeline.parse.qualifiers import FormStr as _FormStr, RefStr as _RefStr, qu
 from pipeline.parse.transform_conditions import ConditionRules
 from pipeline.parse.transform_copy import CopyRules
 from pipeline.parse.transform_counters import CounterRules, _Counter
-from pipeline.parse.transform_effects import EffectRules
+from pipeline.parse.transform_effects import EffectRules, share_zone
 from pipeline.parse.transform_digital import DigitalRules, is_perpetual, mark_perpetual
 from pipeline.parse.transform_keywords import KeywordRules, quality_obj
 from pipeline.parse.transform_mana import ManaRules
@@ -1071,6 +1071,7 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
                 conjs.extend([conj] + [None] * (len(nodes) - 1))
                 conj = None
         _resolve_joined(out, conjs)
+        share_zone(out, out.joins)
         return out
 
     def _cj(word):  # noqa: N805
@@ -1305,19 +1306,24 @@ def _set_duration(node, dur) -> None:
 def _resolve_joined(nodes: list, conjs: list) -> None:
     """Give joined predicates their subject and spread a chain's final duration (see
     ``ToAst.clause_list``). ``conjs[i]`` is the conjunction before ``nodes[i]`` (None: none)."""
+    from pipeline.parse.render_objects import is_plural
+
     chain: list = []
     chains = []
     for i, node in enumerate(nodes):
         prev = _subject(nodes[i - 1]) if i else None
         conj = conjs[i]
+        verb = getattr(node, "_verb", "")
+        # "Any number of target players each lose 2 life and sacrifice a creature", "Those players put
+        # those cards onto the battlefield, then shuffle": a base-form verb agrees with a plural subject
+        plural_base = is_plural(prev) and verb.isalpha() and not verb.endswith("s")
         joined = (i > 0 and prev is not None and _subject(node) is None and hasattr(node, "subject")
                   and conj is not None
                   # ", then draws seven cards": a third-person verb after "then" keeps the subject
-                  and ("then" not in conj.word or getattr(node, "_verb", "").endswith("s"))
+                  and ("then" not in conj.word or verb.endswith("s") or plural_base)
                   and not (isinstance(prev, A.Obj) and prev.quantifier == "you"))
         if joined:
-            verb = getattr(node, "_verb", "")
-            joined = isinstance(node, A.GrantAbility) or verb in _PREDICATE_VERBS or (
+            joined = isinstance(node, A.GrantAbility) or verb in _PREDICATE_VERBS or plural_base or (
                 verb.endswith("s") and verb != "this") or verb == "are"
         if joined:
             node.subject = prev

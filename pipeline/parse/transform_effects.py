@@ -308,3 +308,21 @@ class _RestDest:
 
     def __init__(self, spec: dict):
         self.spec = spec
+
+
+def share_zone(nodes: list, joins: list) -> None:
+    """"You may play lands and cast spells from the top of your library" (audit A6): the zone written
+    once after the last object is that of both permissions (CR 305.1 playing a land, 601.2a casting).
+    A ``may_play`` (play) Action whose object has no zone, joined by "and" to a ``cast``/``may_play``
+    Action whose object has one, gets those ``zone:*`` qualifiers on its object too and
+    ``extra["zone_shared"] = True`` (the renderer writes the zone only after the second object)."""
+    for i, (node, nxt) in enumerate(zip(nodes, nodes[1:])):
+        if not (isinstance(node, A.Action) and node.verb == "may_play" and node.extra.get("play") == "play"
+                and isinstance(nxt, A.Action) and nxt.verb in ("cast", "may_play") and i < len(joins)
+                and joins[i] == "and" and isinstance(node.obj, A.Obj) and isinstance(nxt.obj, A.Obj)):
+            continue
+        zones = [q for q in nxt.obj.qualifiers if isinstance(q, str) and q.startswith("zone:")]
+        if zones and not any(isinstance(q, str) and q.startswith("zone:") for q in node.obj.qualifiers):
+            node.obj.qualifiers.extend(zones)
+            node.extra["zone_shared"] = True
+
