@@ -212,7 +212,7 @@ def render_delayed(d: A.Delayed, **_) -> str:
 
 #: whose turn a "During …'s turn, …" sentence applies in (CR 500: turns) → words
 DURING_TURN = {"your": "during your turn", "each_opponent": "during each opponent's turn",
-               "an_opponent": "during an opponent's turn"}
+               "an_opponent": "during an opponent's turn", "not_yours": "during turns other than yours"}
 
 
 @renders_verb("condition:during_turn")

@@ -69,6 +69,7 @@ CONDITIONS = (
     "control_no", "controls", "controls_more", "gained_life", "hand", "in_zone", "is_not_a", "life",
     "searched", "shares_type", "stat", "there_are", "win", "would_put",
     "gift_promised", "evidence_collected", "descended", "no_monarch", "left",
+    "starting_player", "initiative", "this_turn", "put_this_turn",
 )
 
 #: Event rule names (without ``ev_``) defined in conditions.lark → verb ``event:<name>``.
@@ -318,14 +319,24 @@ class ConditionRules(Transformer):
     def cd2_a_permanent(self, meta, ch):
         """"If a permanent dealt damage this way would die this turn", "… would be put into a graveyard",
         "a permanent was put into your hand from the battlefield this turn": condition:would_die /
-        would_put / was_put with obj ``Obj("a", words=["permanent"], qualifiers=<post-modifiers>)``."""
+        would_put / put_this_turn with obj ``Obj("a", words=["permanent"], qualifiers=<post-modifiers>)``."""
         act = self._cond_action("condition:x", meta, ch)
         low = self._low(meta)
         act.verb = ("condition:would_die" if " would die" in low else
-                    "condition:would_put" if " would be put" in low else "condition:was_put")
+                    "condition:would_put" if " would be put" in low else "condition:put_this_turn")
         quals = act.extra.pop("qualifiers", [])
         head = low.split(" would ")[0].split(" was ")[0]
         act.obj = A.Obj("a", None, ["permanent"], self._t(meta)[:len(head)], quals)
+        if act.verb == "condition:put_this_turn":
+            # written with the wording of cd2_put_this_turn: its distinguishing words are the form
+            from pipeline.parse.forms import literal_table
+
+            self._form_used = True
+            act.extra.pop("form", None)
+            dist = literal_table().dist("cd2_put_this_turn") or frozenset()
+            form = [w for w in self._lits if w in dist]
+            if form:
+                act.extra["form"] = form
         return act
 
     def dt2_at(self, meta, ch):
@@ -365,11 +376,14 @@ class ConditionRules(Transformer):
         return ch[0]
 
     def s_during(self, meta, ch):
-        """"During your turn, …" / "During each opponent's turn, …" → ``Sentence(condition=
-        Action("condition:during_turn", extra.whose: your|each_opponent|an_opponent))``."""
+        """"During your turn, …" / "During each opponent's turn, …" / "During turns other than yours, …"
+        → ``Sentence(condition=Action("condition:during_turn", extra.whose:
+        your|each_opponent|an_opponent|not_yours))`` (CR 102.1: "your turn" is the turn you are the
+        active player in)."""
         self._form_used = True
         lits = self._lits
-        whose = "your" if "your" in lits else ("each_opponent" if "each" in lits else "an_opponent")
+        whose = ("not_yours" if "other" in lits else "your" if "your" in lits else
+                 "each_opponent" if "each" in lits else "an_opponent")
         cond = A.Action("condition:during_turn", extra={"whose": whose}, text=self._t(meta).split(",", 1)[0])
         return A.Sentence(list(ch[-1]), condition=cond)
 
