@@ -116,6 +116,10 @@ class StepOwner(str, Enum):
     EACH_OTHER_PLAYER = "each_other_player"  # "each other player's draw step"
     NEXT = "next"                            # "the next end step"
     OF = "of"                                # "the upkeep of enchanted creature's controller": extra.player
+    EACH_OF_YOUR = "each_of_your"            # "each of your main phases" (the step name plural)
+    EACH_OF_THAT_PLAYER = "each_of_that_player"
+    EACH_OF_ENCHANTED_PLAYER = "each_of_enchanted_player"
+    ENCHANTED_OPPONENT = "enchanted_opponent"  # "enchanted opponent's end step" (an Aura enchanting a player, CR 303.4)
 
 
 def _json(value: Any) -> Any:
