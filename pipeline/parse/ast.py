@@ -73,6 +73,15 @@ class DelayedTime(str, Enum):
     NEXT_UPKEEP = "next_upkeep"                # "at the beginning of the next turn's upkeep"
     YOUR_NEXT_UPKEEP = "your_next_upkeep"      # "at the beginning of your next upkeep"
     END_OF_COMBAT = "end_of_combat"            # "at end of combat"
+    THAT_TURN_END_STEP = "that_turn_end_step"  # "at the beginning of that turn's end step" (an extra turn's)
+    THAT_TURN_UPKEEP = "that_turn_upkeep"      # "at the beginning of that turn's upkeep"
+    YOUR_NEXT_END_STEP = "your_next_end_step"  # "at the beginning of your next end step"
+    YOUR_NEXT_MAIN = "your_next_main_phase"    # "at the beginning of your next main phase" (CR 505)
+    YOUR_NEXT_PRECOMBAT_MAIN = "your_next_precombat_main_phase"
+    YOUR_NEXT_DRAW_STEP = "your_next_draw_step"
+    NEXT_COMBAT = "next_combat"                # "at the beginning of the next combat" (CR 506)
+    NEXT_UPKEEP_STEP = "next_upkeep_step"      # "at the beginning of the next upkeep"
+    NEXT_CLEANUP = "next_cleanup_step"         # "at the beginning of the next cleanup step" (CR 514)
 
 
 class Destination(str, Enum):

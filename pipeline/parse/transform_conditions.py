@@ -9,8 +9,9 @@ every method takes ``(meta, children)`` like ``ToAst``'s and returns nodes of
   extra={objects: further Objs, counter: counter kind, words: type/colour/name words, mana: symbols,
   cond: nested condition, event/step: nested nodes}, text=wording)``;
 * ``ev_<name>`` → ``Action(verb="event:<name>", …)`` with the same ``extra`` keys;
-* ``dt2_at`` → ``Action(verb="event:step", extra={step: "the beginning of …", delayed: True})`` — the
-  time of a delayed triggered ability (CR 603.7);
+* ``dt2_at`` → ``Delayed(kind=DelayedTime)`` ("At the beginning of that turn's end step, …", the
+  time of a delayed triggered ability, CR 603.7); a wording outside ``DelayedTime``:
+  ``Action(verb="event:step", extra={step: "the beginning of …", delayed: True})``;
 * ``lead_for_each_who`` → ``Amount(kind="for_each", ref=Obj)`` whose Obj has the qualifier
   ``who:does`` / ``who:doesn't`` ("For each opponent who does, …");
 * ``p_*`` object post-modifiers → qualifier strings (as ``ToAst._post``); ``o_cost`` → an Obj
@@ -341,8 +342,14 @@ class ConditionRules(Transformer):
 
     def dt2_at(self, meta, ch):
         """"At the beginning of that turn's end step" as a lead: the time of a delayed triggered
-        ability (CR 603.7) — ``Action("event:step", extra={step, delayed: True})``."""
-        low = self._low(meta)
+        ability (CR 603.7) — ``Delayed(kind)`` (``ast.DelayedTime``), else ``Action("event:step",
+        extra={step, delayed: True})``."""
+        from pipeline.parse.render_conditions import DELAYED_WORDS
+
+        low = " ".join(self._low(meta).replace(" '", "'").split())
+        kind = next((k for k, w in DELAYED_WORDS.items() if w == low), None)
+        if kind is not None:  # one of the closed times of A.DelayedTime (the grammar's literal wordings)
+            return A.Delayed(self._t(meta), A.DelayedTime(kind))
         return A.Action("event:step", extra={"step": low[3:] if low.startswith("at ") else low, "delayed": True},
                         text=self._t(meta))
 
@@ -369,6 +376,8 @@ class ConditionRules(Transformer):
         low = self._low(meta)
         state = ("on_battlefield" if low.endswith("battlefield") else "on_top_of_library" if low.endswith("library")
                  else low.rsplit(" ", 1)[-1])
+        if state != "on_top_of_library":
+            self._form_used = True  # the state names the alternative ("your"/"their" library keep a form)
         return A.Action("condition:remains", obj=_first(ch, A.Obj), extra={"state": state}, text=self._t(meta))
 
     # ------------------------------------------------------------ then if, during (CR 608.2c)
