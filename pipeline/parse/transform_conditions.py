@@ -380,6 +380,16 @@ class ConditionRules(Transformer):
             self._form_used = True  # the state names the alternative ("your"/"their" library keep a form)
         return A.Action("condition:remains", obj=_first(ch, A.Obj), extra={"state": state}, text=self._t(meta))
 
+    def s_if_instead(self, meta, ch):
+        """"If ~ was kicked, instead search your library for two basic land cards" (CR 608.2c): the
+        effect replaces the instruction before it when the condition holds — ``Sentence(condition=
+        <condition Action with extra["instead"] = True>)``."""
+        cond = ch[0]
+        if not (isinstance(cond, A.Action) and cond.verb.startswith("condition:")):
+            raise ValueError("instead: not a condition")  # parse_segment → None
+        cond.extra["instead"] = True
+        return A.Sentence(_tr()._clauses(ch[-1]), condition=cond)
+
     # ------------------------------------------------------------ then if, during (CR 608.2c)
     def lead_then_if(self, meta, ch):
         return ch[0]
