@@ -75,6 +75,15 @@ class DelayedTime(str, Enum):
     NEXT_UPKEEP = "next_upkeep"                # "at the beginning of the next turn's upkeep"
     YOUR_NEXT_UPKEEP = "your_next_upkeep"      # "at the beginning of your next upkeep"
     END_OF_COMBAT = "end_of_combat"            # "at end of combat"
+    THAT_TURN_END_STEP = "that_turn_end_step"  # "at the beginning of that turn's end step" (an extra turn's)
+    THAT_TURN_UPKEEP = "that_turn_upkeep"      # "at the beginning of that turn's upkeep"
+    YOUR_NEXT_END_STEP = "your_next_end_step"  # "at the beginning of your next end step"
+    YOUR_NEXT_MAIN = "your_next_main_phase"    # "at the beginning of your next main phase" (CR 505)
+    YOUR_NEXT_PRECOMBAT_MAIN = "your_next_precombat_main_phase"
+    YOUR_NEXT_DRAW_STEP = "your_next_draw_step"
+    NEXT_COMBAT = "next_combat"                # "at the beginning of the next combat" (CR 506)
+    NEXT_UPKEEP_STEP = "next_upkeep_step"      # "at the beginning of the next upkeep"
+    NEXT_CLEANUP = "next_cleanup_step"         # "at the beginning of the next cleanup step" (CR 514)
 
 
 class Destination(str, Enum):
@@ -118,6 +127,10 @@ class StepOwner(str, Enum):
     EACH_OTHER_PLAYER = "each_other_player"  # "each other player's draw step"
     NEXT = "next"                            # "the next end step"
     OF = "of"                                # "the upkeep of enchanted creature's controller": extra.player
+    EACH_OF_YOUR = "each_of_your"            # "each of your main phases" (the step name plural)
+    EACH_OF_THAT_PLAYER = "each_of_that_player"
+    EACH_OF_ENCHANTED_PLAYER = "each_of_enchanted_player"
+    ENCHANTED_OPPONENT = "enchanted_opponent"  # "enchanted opponent's end step" (an Aura enchanting a player, CR 303.4)
 
 
 #: Field names of each node class, in declaration order (``dataclasses.fields`` is slow to call per node).

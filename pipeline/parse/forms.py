@@ -97,6 +97,10 @@ def build_table(rules, terminals, declared=frozenset()) -> LiteralTable:
     for r in rules:
         key = rule_key(r.alias or r.origin.name)
         kept = tuple(_symbol_class(key, s.name) for s in r.expansion if s.name not in lit)
+        if key.startswith(("ev_", "cd_")):
+            # the renderer of events and conditions sees a node's symbols, not their order: "~ has no
+            # charge counters on it" / "there are no charge counters on ~" collapse (render_alternatives)
+            kept = tuple(sorted(kept))
         words = tuple(norm_word(lit[s.name], literals) for s in r.expansion if s.name in lit and is_word(lit[s.name]))
         by_key[key][kept].add(words)
     dist = {}

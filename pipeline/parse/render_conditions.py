@@ -200,6 +200,15 @@ DELAYED_WORDS = {
     A.DelayedTime.NEXT_UPKEEP: "at the beginning of the next turn's upkeep",
     A.DelayedTime.YOUR_NEXT_UPKEEP: "at the beginning of your next upkeep",
     A.DelayedTime.END_OF_COMBAT: "at end of combat",
+    A.DelayedTime.THAT_TURN_END_STEP: "at the beginning of that turn's end step",
+    A.DelayedTime.THAT_TURN_UPKEEP: "at the beginning of that turn's upkeep",
+    A.DelayedTime.YOUR_NEXT_END_STEP: "at the beginning of your next end step",
+    A.DelayedTime.YOUR_NEXT_MAIN: "at the beginning of your next main phase",
+    A.DelayedTime.YOUR_NEXT_PRECOMBAT_MAIN: "at the beginning of your next precombat main phase",
+    A.DelayedTime.YOUR_NEXT_DRAW_STEP: "at the beginning of your next draw step",
+    A.DelayedTime.NEXT_COMBAT: "at the beginning of the next combat",
+    A.DelayedTime.NEXT_UPKEEP_STEP: "at the beginning of the next upkeep",
+    A.DelayedTime.NEXT_CLEANUP: "at the beginning of the next cleanup step",
 }
 
 
@@ -212,7 +221,7 @@ def render_delayed(d: A.Delayed, **_) -> str:
 
 #: whose turn a "During …'s turn, …" sentence applies in (CR 500: turns) → words
 DURING_TURN = {"your": "during your turn", "each_opponent": "during each opponent's turn",
-               "an_opponent": "during an opponent's turn"}
+               "an_opponent": "during an opponent's turn", "not_yours": "during turns other than yours"}
 
 
 @renders_verb("condition:during_turn")

@@ -16,7 +16,8 @@ _PT = __import__("re").compile(r"^[+-](?:\d+|X)/[+-](?:\d+|X)$")
 
 #: condition verbs whose renderer writes its own leading words ("as long as …", "the next time …")
 SELF_LEADING = frozenset({"condition:as_long_as", "condition:next_time_would_deal_damage", "condition:during_turn",
-                          "condition:as_enters", "condition:otherwise"})
+                          "condition:as_enters", "condition:otherwise",
+                          "duration:for_as_long_as"})  # "For as long as that card remains exiled, …" (CR 611.2b)
 
 
 @renders(A.Sentence)
@@ -55,6 +56,10 @@ def render_sentence(s: A.Sentence, **_) -> str:
         if isinstance(cond, A.Action) and cond.verb in SELF_LEADING:
             lead = render(cond)
         elif isinstance(cond, A.Action) and cond.verb.startswith("condition:"):
+            if cond.extra.get("instead") is True:  # "If …, instead …" (transform_conditions.s_if_instead)
+                cond = copy.copy(cond)
+                cond.extra = {k: v for k, v in cond.extra.items() if k != "instead"}
+                body = "instead " + body[:1].lower() + body[1:]
             lead = f"if {render(cond)}"
         elif isinstance(cond, A.Amount):  # "For each opponent, …" (render_conditions)
             from pipeline.parse.render_conditions import for_each_lead

@@ -424,9 +424,14 @@ def render_is_color(a: A.Action, **_) -> str:
 
 @renders_verb("condition:entered_this_turn")
 def render_entered_this_turn(a: A.Action, **_) -> str:
-    """"it entered this turn" (statics.lark ``cd_entered_this_turn``)."""
+    """"it entered this turn" (statics.lark ``cd_entered_this_turn``); "two or more nonland permanents
+    entered under your control this turn" (conditions.lark ``cd2_entered_this_turn``, its wording)."""
+    if a.obj is not None:
+        from pipeline.parse.render_alternatives import render_alternative
+
+        return render_alternative(a, ("cd2_entered_this_turn",))
     extra_keys(a, set())
-    if a.obj is not None or a.amount is not None:
+    if a.amount is not None:
         raise NotRendered(a.verb)
     return "it entered this turn"
 

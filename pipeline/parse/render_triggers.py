@@ -44,7 +44,18 @@ OWNER_WORDS = {
     A.StepOwner.ENCHANTED_PLAYER: "enchanted player's", A.StepOwner.TARGET_OPPONENT: "target opponent's",
     A.StepOwner.CHOSEN_PLAYER: "the chosen player's", A.StepOwner.THE: "the",
     A.StepOwner.YOUR_NEXT: "your next", A.StepOwner.EACH_OTHER_PLAYER: "each other player's",
-    A.StepOwner.NEXT: "the next",
+    A.StepOwner.NEXT: "the next", A.StepOwner.EACH_OF_YOUR: "each of your",
+    A.StepOwner.EACH_OF_THAT_PLAYER: "each of that player's",
+    A.StepOwner.EACH_OF_ENCHANTED_PLAYER: "each of enchanted player's",
+    A.StepOwner.ENCHANTED_OPPONENT: "enchanted opponent's",
+}
+#: owners after which the step is named in the plural: "each of your upkeeps" (one trigger per step)
+PLURAL_OWNERS = frozenset((A.StepOwner.EACH_OF_YOUR, A.StepOwner.EACH_OF_THAT_PLAYER,
+                           A.StepOwner.EACH_OF_ENCHANTED_PLAYER))
+STEP_PLURALS = {
+    A.Step.UPKEEP: "upkeeps", A.Step.END_STEP: "end steps", A.Step.DRAW_STEP: "draw steps",
+    A.Step.PRECOMBAT_MAIN: "precombat main phases", A.Step.POSTCOMBAT_MAIN: "postcombat main phases",
+    A.Step.MAIN_PHASE: "main phases",
 }
 
 
@@ -68,6 +79,10 @@ def render_step(a: A.Action, **_) -> str:
         return f"the beginning of the {STEP_WORDS[phase]} of {render(a.extra['player'])}"
     if "player" in a.extra:
         raise NotRendered("Action:event:step+player")
+    if owner in PLURAL_OWNERS:
+        if phase not in STEP_PLURALS:
+            raise NotRendered("Action:event:step+plural")
+        return f"the beginning of {OWNER_WORDS[owner]} {STEP_PLURALS[phase]}"
     return f"the beginning of {OWNER_WORDS[owner]} {STEP_WORDS[phase]}"
 
 

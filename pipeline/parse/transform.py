@@ -865,9 +865,13 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
     _STEP_NAMES = {"upkeep": A.Step.UPKEEP, "end step": A.Step.END_STEP, "draw step": A.Step.DRAW_STEP,
                    "precombat main phase": A.Step.PRECOMBAT_MAIN, "postcombat main phase": A.Step.POSTCOMBAT_MAIN,
                    "combat": A.Step.COMBAT, "second main phase": A.Step.SECOND_MAIN,
-                   "first main phase": A.Step.FIRST_MAIN, "main phase": A.Step.MAIN_PHASE}
+                   "first main phase": A.Step.FIRST_MAIN, "main phase": A.Step.MAIN_PHASE,
+                   # plurals after "each of your" (render_triggers writes them back from the owner)
+                   "upkeeps": A.Step.UPKEEP, "end steps": A.Step.END_STEP, "draw steps": A.Step.DRAW_STEP,
+                   "precombat main phases": A.Step.PRECOMBAT_MAIN, "postcombat main phases": A.Step.POSTCOMBAT_MAIN,
+                   "main phases": A.Step.MAIN_PHASE}
 
-    _STEP_WORDS = {v: k for k, v in _STEP_NAMES.items()}
+    _STEP_WORDS = {v: k for k, v in _STEP_NAMES.items() if not k.endswith("s")}
 
     def step_name(self, meta, ch):
         return _StepName(self._STEP_NAMES[" ".join(self._low(meta).split())])
@@ -887,6 +891,10 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
     so_chosen = _so(A.StepOwner.CHOSEN_PLAYER)
     so_your_next = _so(A.StepOwner.YOUR_NEXT)
     so_each_other = _so(A.StepOwner.EACH_OTHER_PLAYER)
+    so_each_your = _so(A.StepOwner.EACH_OF_YOUR)
+    so_each_of_that_player = _so(A.StepOwner.EACH_OF_THAT_PLAYER)
+    so_each_of_enchanted_player = _so(A.StepOwner.EACH_OF_ENCHANTED_PLAYER)
+    so_enchanted_opp = _so(A.StepOwner.ENCHANTED_OPPONENT)
 
     def st_beginning(self, meta, ch):
         # "… of <player>" (conditions.lark step_of: "of" obj) holds the player whose step it is

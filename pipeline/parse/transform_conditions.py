@@ -9,8 +9,9 @@ every method takes ``(meta, children)`` like ``ToAst``'s and returns nodes of
   extra={objects: further Objs, counter: counter kind, words: type/colour/name words, mana: symbols,
   cond: nested condition, event/step: nested nodes}, text=wording)``;
 * ``ev_<name>`` → ``Action(verb="event:<name>", …)`` with the same ``extra`` keys;
-* ``dt2_at`` → ``Action(verb="event:step", extra={step: "the beginning of …", delayed: True})`` — the
-  time of a delayed triggered ability (CR 603.7);
+* ``dt2_at`` → ``Delayed(kind=DelayedTime)`` ("At the beginning of that turn's end step, …", the
+  time of a delayed triggered ability, CR 603.7); a wording outside ``DelayedTime``:
+  ``Action(verb="event:step", extra={step: "the beginning of …", delayed: True})``;
 * ``lead_for_each_who`` → ``Amount(kind="for_each", ref=Obj)`` whose Obj has the qualifier
   ``who:does`` / ``who:doesn't`` ("For each opponent who does, …");
 * ``p_*`` object post-modifiers → qualifier strings (as ``ToAst._post``); ``o_cost`` → an Obj
@@ -69,6 +70,7 @@ CONDITIONS = (
     "control_no", "controls", "controls_more", "gained_life", "hand", "in_zone", "is_not_a", "life",
     "searched", "shares_type", "stat", "there_are", "win", "would_put",
     "gift_promised", "evidence_collected", "descended", "no_monarch", "left",
+    "starting_player", "initiative", "this_turn", "put_this_turn",
 )
 
 #: Event rule names (without ``ev_``) defined in conditions.lark → verb ``event:<name>``.
@@ -318,20 +320,36 @@ class ConditionRules(Transformer):
     def cd2_a_permanent(self, meta, ch):
         """"If a permanent dealt damage this way would die this turn", "… would be put into a graveyard",
         "a permanent was put into your hand from the battlefield this turn": condition:would_die /
-        would_put / was_put with obj ``Obj("a", words=["permanent"], qualifiers=<post-modifiers>)``."""
+        would_put / put_this_turn with obj ``Obj("a", words=["permanent"], qualifiers=<post-modifiers>)``."""
         act = self._cond_action("condition:x", meta, ch)
         low = self._low(meta)
         act.verb = ("condition:would_die" if " would die" in low else
-                    "condition:would_put" if " would be put" in low else "condition:was_put")
+                    "condition:would_put" if " would be put" in low else "condition:put_this_turn")
         quals = act.extra.pop("qualifiers", [])
         head = low.split(" would ")[0].split(" was ")[0]
         act.obj = A.Obj("a", None, ["permanent"], self._t(meta)[:len(head)], quals)
+        if act.verb == "condition:put_this_turn":
+            # written with the wording of cd2_put_this_turn: its distinguishing words are the form
+            from pipeline.parse.forms import literal_table
+
+            self._form_used = True
+            act.extra.pop("form", None)
+            dist = literal_table().dist("cd2_put_this_turn") or frozenset()
+            form = [w for w in self._lits if w in dist]
+            if form:
+                act.extra["form"] = form
         return act
 
     def dt2_at(self, meta, ch):
         """"At the beginning of that turn's end step" as a lead: the time of a delayed triggered
-        ability (CR 603.7) — ``Action("event:step", extra={step, delayed: True})``."""
-        low = self._low(meta)
+        ability (CR 603.7) — ``Delayed(kind)`` (``ast.DelayedTime``), else ``Action("event:step",
+        extra={step, delayed: True})``."""
+        from pipeline.parse.render_conditions import DELAYED_WORDS
+
+        low = " ".join(self._low(meta).replace(" '", "'").split())
+        kind = next((k for k, w in DELAYED_WORDS.items() if w == low), None)
+        if kind is not None:  # one of the closed times of A.DelayedTime (the grammar's literal wordings)
+            return A.Delayed(self._t(meta), A.DelayedTime(kind))
         return A.Action("event:step", extra={"step": low[3:] if low.startswith("at ") else low, "delayed": True},
                         text=self._t(meta))
 
@@ -358,18 +376,33 @@ class ConditionRules(Transformer):
         low = self._low(meta)
         state = ("on_battlefield" if low.endswith("battlefield") else "on_top_of_library" if low.endswith("library")
                  else low.rsplit(" ", 1)[-1])
+        if state != "on_top_of_library":
+            self._form_used = True  # the state names the alternative ("your"/"their" library keep a form)
         return A.Action("condition:remains", obj=_first(ch, A.Obj), extra={"state": state}, text=self._t(meta))
+
+    def s_if_instead(self, meta, ch):
+        """"If ~ was kicked, instead search your library for two basic land cards" (CR 608.2c): the
+        effect replaces the instruction before it when the condition holds — ``Sentence(condition=
+        <condition Action with extra["instead"] = True>)``."""
+        cond = ch[0]
+        if not (isinstance(cond, A.Action) and cond.verb.startswith("condition:")):
+            raise ValueError("instead: not a condition")  # parse_segment → None
+        cond.extra["instead"] = True
+        return A.Sentence(_tr()._clauses(ch[-1]), condition=cond)
 
     # ------------------------------------------------------------ then if, during (CR 608.2c)
     def lead_then_if(self, meta, ch):
         return ch[0]
 
     def s_during(self, meta, ch):
-        """"During your turn, …" / "During each opponent's turn, …" → ``Sentence(condition=
-        Action("condition:during_turn", extra.whose: your|each_opponent|an_opponent))``."""
+        """"During your turn, …" / "During each opponent's turn, …" / "During turns other than yours, …"
+        → ``Sentence(condition=Action("condition:during_turn", extra.whose:
+        your|each_opponent|an_opponent|not_yours))`` (CR 102.1: "your turn" is the turn you are the
+        active player in)."""
         self._form_used = True
         lits = self._lits
-        whose = "your" if "your" in lits else ("each_opponent" if "each" in lits else "an_opponent")
+        whose = ("not_yours" if "other" in lits else "your" if "your" in lits else
+                 "each_opponent" if "each" in lits else "an_opponent")
         cond = A.Action("condition:during_turn", extra={"whose": whose}, text=self._t(meta).split(",", 1)[0])
         return A.Sentence(list(ch[-1]), condition=cond)
 
