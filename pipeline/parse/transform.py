@@ -566,9 +566,6 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
         m.player_obj = p
         return m
 
-    def mana_rider(self, meta, ch):
-        return A.ManaRestriction("rider", self._t(meta))
-
     def c_instead(self, meta, ch):
         m = _first(ch, A.AddMana)
         m.instead = True
@@ -1102,7 +1099,7 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
         return act
 
     def c_may_instead(self, meta, ch):
-        m = _first(ch, A.AddMana)
+        m = self.c_may(meta, ch)
         m.instead = True
         return m
 
@@ -1151,6 +1148,11 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
             act.extra["optional"] = True
         elif isinstance(act, A.CreateToken):
             act.optional = True
+        elif isinstance(act, A.AddMana):  # "you may add {C}{C}", "its controller may add …" (CR 608.2d)
+            act.optional = True
+            subj = ch[0]
+            if isinstance(subj, A.Obj) and not (subj.quantifier == "you" and not subj.qualifiers and not subj.words):
+                act.player, act.player_obj = subj.text, subj
         return act
 
     def c_may_if_do(self, meta, ch):
