@@ -440,6 +440,10 @@ class AddMana(Node):
     your choice"), when ``player`` is set (``player`` keeps its wording for older readers).
     optional: True for "you may add …" / "its controller may add an additional …" (CR 608.2d:
     the player chooses whether to add the mana).
+    that_color: for chosen_color, True when the wording is "of that color" (the color an earlier
+    part of the ability names: "Choose a color. Add one mana of that color", "For each color among
+    …, add one mana of that color") rather than "of the chosen color" (chosen as the permanent
+    entered, CR 106.7).
     """
     production: str
     symbols: list[ManaSymbol] = field(default_factory=list)
@@ -456,6 +460,7 @@ class AddMana(Node):
     instead: bool = False
     player_obj: Node | None = None
     optional: bool = False
+    that_color: bool = False
 
 
 # --------------------------------------------------------------------------- costs

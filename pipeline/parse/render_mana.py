@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 
 from pipeline.parse import ast as A
@@ -102,6 +103,14 @@ def _production(add: A.AddMana) -> str:
         if amt is None or not (amt.kind == "fixed" and amt.value == 1):
             raise NotRendered("AddMana:one_of_amount")
         return one_of(add.options)
+    if amt is not None and amt.kind == "equal_to" and amt.value is None and amt.ref is not None:
+        # "an amount of mana of that color equal to your devotion to that color" (Nykthos; CR 106.1)
+        one = copy.copy(add)
+        one.amount = A.Amount("fixed", value=1)
+        kind = _production(one)
+        if not kind.startswith("one mana "):
+            raise NotRendered("AddMana:equal_to")
+        return f"an amount of mana {kind[len('one mana '):]} equal to {quantity(amt)}"
     tail = _tail(amt)
     count = _mana_count(_plain(amt))
     if p == "chosen_color" and len(add.options) == 1 and add.source is None:
@@ -136,7 +145,7 @@ def _production(add: A.AddMana) -> str:
     if p == "combination":
         return count + " in any combination of colors" + tail
     if p == "chosen_color":
-        return count + " of the chosen color" + tail
+        return count + (" of that color" if add.that_color else " of the chosen color") + tail
     if p == "commander_identity":
         return count + " of any color in your commander's color identity" + tail
     raise NotRendered(f"AddMana:{p}")

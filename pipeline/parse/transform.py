@@ -464,6 +464,7 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
     mk_combination = _mk("combination")
     mk_combination_syms = _mk("combination")
     mk_chosen = _mk("chosen_color")
+    mk_that_color = _mk("chosen_color", that_color=True)
     mk_commander = _mk("commander_identity")
     mk_could_produce_color = _mk("could_produce")
     mk_could_produce_type = _mk("could_produce", any_one_color=False)
@@ -572,6 +573,14 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
         return m
 
     def lead_for_each_color(self, meta, ch):
+        """"For each color among permanents you control, …" (Bloom Tender; CR 105.2) → Amount
+        for_each of ``Obj("colors_among", words ["color"], among the Obj)``, rendered as the lead
+        (render_conditions.for_each_lead); "for each colored mana symbol in …" stays Text."""
+        src = _first(ch, A.Obj)
+        if src is not None and " among " in self._low(meta):
+            ref = A.Obj("colors_among", None, ["color"], self._t(meta)[len("for each "):])
+            take_posts(ref, [ref_post("among", src)])
+            return A.Amount("for_each", ref=ref, text=self._t(meta))
         return A.Amount("for_each", ref=A.Text(self._t(meta)[len("for each "):]), text=self._t(meta))
 
     def mana_persist(self, meta, ch):
