@@ -390,19 +390,36 @@ class ManaRestriction(Node):
     the grammar could not read it); negated: "This mana can't be spent to …" (the uses are
     forbidden, not the only ones allowed); joins: the separators between the uses ("," "or"
     "and" "and/or" ", or" ", and"); duration: for persist, how long the mana stays ("Until end
-    of turn, you don't lose this mana as steps and phases end", CR 106.4, 500.5)."""
+    of turn, you don't lose this mana as steps and phases end", CR 106.4, 500.5).
+    For a rider (CR 106.6: an additional effect on what the mana is spent on, or a delayed
+    triggered ability, CR 603.7a, that triggers when it is spent): lead one of
+    :data:`MANA_RIDER_LEADS` ("if" = an additional effect; "when"/"whenever" = a delayed
+    trigger), uses the one use the rider names (empty: "When that mana is spent, …"), effect
+    the Sentence that follows the comma. wording: how the clause names the mana, one of
+    :data:`MANA_SPEND_WORDINGS` ("that mana is spent", "you spend this mana", "this mana is
+    spent"; for a negated spend_only also "you can't spend this mana")."""
     kind: str
     text: str
     uses: list["ManaUse"] = field(default_factory=list)
     negated: bool = False
     joins: list[str] = field(default_factory=list)
     duration: Node | None = None
+    lead: str | None = None
+    wording: str | None = None
+    effect: list[Node] = field(default_factory=list)
+
+
+#: Closed list of the words that open a mana rider (``ManaRestriction.lead``, CR 106.6, 603.7a).
+MANA_RIDER_LEADS = ("if", "when", "whenever")
+#: Closed list of how a rider or restriction names the mana (``ManaRestriction.wording``).
+MANA_SPEND_WORDINGS = ("that_mana_is_spent", "you_spend_this_mana", "this_mana_is_spent", "you_cant_spend_this_mana")
 
 
 #: Closed list of what spend-restricted mana may be spent on (``ManaUse.purpose``, CR 106.6):
 #: casting spells (CR 601), activating abilities (CR 602), paying a cost that contains a mana
-#: symbol (CR 118), turning a permanent face up (CR 702.37e, 708.8), paying a keyword's cost.
-MANA_USE_PURPOSES = ("cast", "activate", "cost_contains", "turn_face_up", "pay_keyword_cost")
+#: symbol (CR 118), turning a permanent face up (CR 702.37e, 708.8), paying a keyword's cost, and
+#: for riders "spent on" a spell or ability ("If that mana is spent on a creature spell", CR 106.6).
+MANA_USE_PURPOSES = ("cast", "activate", "cost_contains", "turn_face_up", "pay_keyword_cost", "spent_on")
 
 
 @dataclass
@@ -448,6 +465,12 @@ class AddMana(Node):
     could produce"): colorless mana is possible (CR 106.7); False for "color".
     player_obj: the player who adds the mana as an object (Obj: "that player", "a player of
     your choice"), when ``player`` is set (``player`` keeps its wording for older readers).
+    optional: True for "you may add …" / "its controller may add an additional …" (CR 608.2d:
+    the player chooses whether to add the mana).
+    that_color: for chosen_color, True when the wording is "of that color" (the color an earlier
+    part of the ability names: "Choose a color. Add one mana of that color", "For each color among
+    …, add one mana of that color") rather than "of the chosen color" (chosen as the permanent
+    entered, CR 106.7).
     """
     production: str
     symbols: list[ManaSymbol] = field(default_factory=list)
@@ -463,6 +486,8 @@ class AddMana(Node):
     of_type: bool = False
     instead: bool = False
     player_obj: Node | None = None
+    optional: bool = False
+    that_color: bool = False
 
 
 # --------------------------------------------------------------------------- costs

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pipeline.parse import ast as A
 from pipeline.parse.lexicon import is_counter_kind
 from pipeline.parse.render import NotRendered, extra_keys, render, renders, renders_verb
-from pipeline.parse.render_objects import amount_number, article, is_plural, quantity
+from pipeline.parse.render_objects import amount_number, article, is_plural, number_word, quantity
 
 
 def counter_word(kind: str | None) -> str:
@@ -26,11 +26,28 @@ def counter_word(kind: str | None) -> str:
 
 def counters(amount: A.Amount | None, kind: str | None) -> str:
     """"a +1/+1 counter", "an oil counter", "two -1/-1 counters", "X charge counters", "that many
-    lore counters" (CR 107.1: counts of counters in words)."""
-    word = counter_word(kind)
+    lore counters", "up to three counters", "any number of +1/+1 counters" (CR 107.1: counts of
+    counters in words); kind ``""`` is a counter of any kind ("a counter", CR 122.1)."""
+    word = "" if kind == "" else counter_word(kind) + " "
     if amount is not None and amount.kind == "fixed" and amount.value == 1 and amount.ref is None:
-        return f"{article(word)} {word} counter"
-    return f"{amount_number(amount)} {word} counters"
+        return f"{article(word or 'counter')} {word}counter"
+    if amount is not None and amount.kind == "up_to" and amount.ref is None:
+        n = amount.variable or (number_word(amount.value) if amount.value is not None else None)
+        if n is None:
+            raise NotRendered("Amount:up_to")
+        return f"up to {n} {word}counters"
+    if amount is not None and amount.kind == "any" and amount.ref is None:
+        return f"any number of {word}counters"
+    return f"{amount_number(amount)} {word}counters"
+
+
+def counter_list(specs: list) -> str:
+    """"a +1/+1 counter and a trample counter", "a +1/+1 counter, a reach counter, and a
+    deathtouch counter" (CR 122.1: one CounterSpec per kind)."""
+    if len(specs) < 2 or not all(isinstance(c, A.CounterSpec) and not c.additional for c in specs):
+        raise NotRendered("CounterSpec:list")
+    parts = [counters(c.amount, c.counter) for c in specs]
+    return " and ".join(parts) if len(parts) == 2 else ", ".join(parts[:-1]) + ", and " + parts[-1]
 
 
 def _subject_verb(a: A.Action, base: str, third: str) -> str:
@@ -57,10 +74,14 @@ def render_put_counters(a: A.Action, **_) -> str:
     """"put a +1/+1 counter on target creature", "you may put a charge counter on ~", "put a
     number of +1/+1 counters on it equal to its power", "put a +1/+1 counter on each creature you
     control for each …" (CR 122.6)."""
-    extra_keys(a, {"counter", "optional", "for_each", "instead", "duration"})
+    extra_keys(a, {"counter", "optional", "for_each", "instead", "duration", "counters"})
     if a.obj is None:
         raise NotRendered("Action:put_counters:no_obj")
     verb = _subject_verb(a, "put", "puts")
+    if "counters" in a.extra:  # several kinds (CR 122.1)
+        if "counter" in a.extra or a.amount is not None:
+            raise NotRendered("Action:put_counters:list")
+        return f"{verb} {counter_list(a.extra['counters'])} on {render(a.obj)}{_tail(a)}"
     if a.amount is not None and a.amount.kind == "equal_to":
         word = counter_word(a.extra.get("counter"))
         return (f"{verb} a number of {word} counters on {render(a.obj)} equal to {quantity(a.amount)}"
@@ -79,11 +100,23 @@ def render_remove_counters(a: A.Action, **_) -> str:
 
 @renders_verb("remove_all_counters")
 def render_remove_all_counters(a: A.Action, **_) -> str:
-    """"remove all counters from target permanent"."""
-    extra_keys(a, {"optional"})
+    """"remove all counters from target permanent", "remove all -1/-1 counters from it" (CR 122.1)."""
+    extra_keys(a, {"optional", "counter"})
     if a.obj is None or a.amount is not None:
         raise NotRendered("Action:remove_all_counters")
-    return f"{_subject_verb(a, 'remove', 'removes')} all counters from {render(a.obj)}"
+    kind = counter_word(a.extra["counter"]) + " " if "counter" in a.extra else ""
+    return f"{_subject_verb(a, 'remove', 'removes')} all {kind}counters from {render(a.obj)}"
+
+
+@renders_verb("move_counters")
+def render_move_counters(a: A.Action, **_) -> str:
+    """CR 122.5: "move a +1/+1 counter from target creature you control onto ~", "move any number
+    of counters from target permanent onto a second target permanent"."""
+    extra_keys(a, {"optional", "counter", "onto"})
+    if a.obj is None or not isinstance(a.extra.get("onto"), A.Node):
+        raise NotRendered("Action:move_counters")
+    what = counters(a.amount, a.extra.get("counter"))
+    return f"{_subject_verb(a, 'move', 'moves')} {what} from {render(a.obj)} onto {render(a.extra['onto'])}"
 
 
 @renders_verb("get_counters")
@@ -154,7 +187,8 @@ def render_enters_with(e: A.EntersWith, **_) -> str:
             tails.append("")
     if len(specs) != 1 and any(tails):
         raise NotRendered("EntersWith")
-    what = specs[0] if len(specs) == 1 else " and ".join(specs)
+    what = specs[0] if len(specs) == 1 else " and ".join(specs) if len(specs) == 2 \
+        else ", ".join(specs[:-1]) + ", and " + specs[-1]
     verb = "enter" if plural else "enters"
     tapped = " tapped" if e.tapped else ""
     on = "them" if plural else "it"

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 
 from pipeline.parse import ast as A
@@ -102,6 +103,14 @@ def _production(add: A.AddMana) -> str:
         if amt is None or not (amt.kind == "fixed" and amt.value == 1):
             raise NotRendered("AddMana:one_of_amount")
         return one_of(add.options)
+    if amt is not None and amt.kind == "equal_to" and amt.value is None and amt.ref is not None:
+        # "an amount of mana of that color equal to your devotion to that color" (Nykthos; CR 106.1)
+        one = copy.copy(add)
+        one.amount = A.Amount("fixed", value=1)
+        kind = _production(one)
+        if not kind.startswith("one mana "):
+            raise NotRendered("AddMana:equal_to")
+        return f"an amount of mana {kind[len('one mana '):]} equal to {quantity(amt)}"
     tail = _tail(amt)
     count = _mana_count(_plain(amt))
     if p == "chosen_color" and len(add.options) == 1 and add.source is None:
@@ -136,7 +145,7 @@ def _production(add: A.AddMana) -> str:
     if p == "combination":
         return count + " in any combination of colors" + tail
     if p == "chosen_color":
-        return count + " of the chosen color" + tail
+        return count + (" of that color" if add.that_color else " of the chosen color") + tail
     if p == "commander_identity":
         return count + " of any color in your commander's color identity" + tail
     raise NotRendered(f"AddMana:{p}")
@@ -155,8 +164,10 @@ def render_add(add: A.AddMana, **_) -> str:
         # the verb agrees with its subject: "that player adds", "You add {B}{B}" (Priest of Forgotten Gods)
         third = not (obj.quantifier == "you" and not obj.qualifiers) and not is_plural(obj)
         verb = f"{render(obj, role='subject')} {'adds' if third else 'add'} "
+        if add.optional:  # "its controller may add an additional {U}" (CR 608.2d)
+            verb = f"{render(obj, role='subject')} may add "
     else:
-        verb = "Add "
+        verb = "You may add " if add.optional else "Add "
     out = verb + ("an additional " if add.additional else "") + _production(add)
     if add.instead:
         out += " instead"
@@ -176,9 +187,14 @@ def render_restriction(r: A.ManaRestriction, **_) -> str:
         # CR 106.4: "Until end of turn, you don't lose this mana as steps and phases end"
         dur = render(r.duration)
         return dur[:1].upper() + dur[1:] + ", you don't lose this mana as steps and phases end"
+    if r.kind == "rider":
+        return _rider(r)
     if r.kind != "spend_only" or not r.uses or len(r.joins) != len(r.uses) - 1:
         raise NotRendered(f"ManaRestriction:{r.kind}")
-    out = "This mana can't be spent " if r.negated else "Spend this mana only "
+    if r.negated:
+        out = "You can't spend this mana " if r.wording == "you_cant_spend_this_mana" else "This mana can't be spent "
+    else:
+        out = "Spend this mana only "
     for i, use in enumerate(r.uses):
         if i:
             j = r.joins[i - 1]
@@ -187,6 +203,26 @@ def render_restriction(r: A.ManaRestriction, **_) -> str:
             out += j + " " if j == "," else " " + j + " "
         out += render(use)
     return out
+
+
+#: ManaRestriction.wording → the words that name the mana in a rider (CR 106.6)
+_RIDER_WORDINGS = {"that_mana_is_spent": "that mana is spent", "this_mana_is_spent": "this mana is spent",
+                   "you_spend_this_mana": "you spend this mana"}
+
+
+def _rider(r: A.ManaRestriction) -> str:
+    """"If that mana is spent on a creature spell, it gains haste until end of turn" / "When you
+    spend this mana to cast a Dragon creature spell, scry 2" / "When that mana is spent, create …"
+    (CR 106.6, 603.7a): lead, wording, the one use, then the effect sentence (its period is the
+    enclosing sentence's)."""
+    if r.lead not in A.MANA_RIDER_LEADS or r.wording not in _RIDER_WORDINGS or len(r.uses) > 1 \
+            or len(r.effect) != 1 or r.joins:
+        raise NotRendered("ManaRestriction:rider")
+    out = f"{r.lead.capitalize()} {_RIDER_WORDINGS[r.wording]}"
+    if r.uses:
+        out += " " + render(r.uses[0])
+    effect = render(r.effect[0])
+    return out + ", " + (effect[:-1] if effect.endswith(".") else effect)
 
 
 def _keyword_name(node) -> str:
@@ -205,6 +241,8 @@ def render_use(u: A.ManaUse, **_) -> str:
     p = u.purpose
     if p in ("cast", "activate") and u.obj is not None and not u.symbols:
         return f"{to}{p} {render(u.obj)}"
+    if p == "spent_on" and u.obj is not None and not u.to:
+        return f"on {render(u.obj)}"  # a rider's "(that mana is spent) on an instant or sorcery spell"
     if p == "turn_face_up" and u.obj is not None:
         return f"{to}turn {render(u.obj)} face up"
     if p == "cost_contains" and u.obj is None:

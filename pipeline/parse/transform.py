@@ -472,6 +472,7 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
     mk_combination = _mk("combination")
     mk_combination_syms = _mk("combination")
     mk_chosen = _mk("chosen_color")
+    mk_that_color = _mk("chosen_color", that_color=True)
     mk_commander = _mk("commander_identity")
     mk_could_produce_color = _mk("could_produce")
     mk_could_produce_type = _mk("could_produce", any_one_color=False)
@@ -574,15 +575,20 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
         m.player_obj = p
         return m
 
-    def mana_rider(self, meta, ch):
-        return A.ManaRestriction("rider", self._t(meta))
-
     def c_instead(self, meta, ch):
         m = _first(ch, A.AddMana)
         m.instead = True
         return m
 
     def lead_for_each_color(self, meta, ch):
+        """"For each color among permanents you control, …" (Bloom Tender; CR 105.2) → Amount
+        for_each of ``Obj("colors_among", words ["color"], among the Obj)``, rendered as the lead
+        (render_conditions.for_each_lead); "for each colored mana symbol in …" stays Text."""
+        src = _first(ch, A.Obj)
+        if src is not None and " among " in self._low(meta):
+            ref = A.Obj("colors_among", None, ["color"], self._t(meta)[len("for each "):])
+            take_posts(ref, [ref_post("among", src)])
+            return A.Amount("for_each", ref=ref, text=self._t(meta))
         return A.Amount("for_each", ref=A.Text(self._t(meta)[len("for each "):]), text=self._t(meta))
 
     def mana_persist(self, meta, ch):
@@ -1119,7 +1125,7 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
         return act
 
     def c_may_instead(self, meta, ch):
-        m = _first(ch, A.AddMana)
+        m = self.c_may(meta, ch)
         m.instead = True
         return m
 
@@ -1170,6 +1176,11 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
             act.extra["optional"] = True
         elif isinstance(act, A.CreateToken):
             act.optional = True
+        elif isinstance(act, A.AddMana):  # "you may add {C}{C}", "its controller may add …" (CR 608.2d)
+            act.optional = True
+            subj = ch[0]
+            if isinstance(subj, A.Obj) and not (subj.quantifier == "you" and not subj.qualifiers and not subj.words):
+                act.player, act.player_obj = subj.text, subj
         return act
 
     def c_may_if_do(self, meta, ch):

@@ -66,6 +66,7 @@ CONDITIONS = (
     "not_completed_dungeon", "votes", "chooses", "revealed_or_controlled", "not_kicked",
     "exiled_with_counter", "didnt_deal_damage", "day_night", "no_opponent_controls", "life_total",
     "control_at_least", "died", "shares_color", "pay_more", "did_this_way", "flip", "pays", "has_keyword", "counter_put",
+    "has_no_counters",  # counters.lark: "it has no ice counters on it" (CR 122.1)
     # same verbs as effects.lark's cd_* rules (ToAst._cd), with type words/counters kept in extra
     "control_no", "controls", "controls_more", "gained_life", "hand", "in_zone", "is_not_a", "life",
     "searched", "shares_type", "stat", "there_are", "win", "would_put",

@@ -79,6 +79,61 @@ class CounterRules(Transformer):
         return A.EntersWith(_no_subject(), [A.CounterSpec(_kind(ch), A.Amount("fixed", value=1, text="an"),
                                                           additional=True)])
 
+    # ------------------------------------------------------------ several kinds, any kind, moving
+    def counter_spec(self, meta, ch):
+        """"a +1/+1 counter", "two flying counters" → CounterSpec(kind, amount) (CR 122.1)."""
+        return A.CounterSpec(_kind(ch), _first(ch, A.Amount) or A.Amount("fixed", value=1, text="a"))
+
+    def a_put_counter_list(self, meta, ch):
+        """"Put a +1/+1 counter and a lifelink counter on target creature" (CR 122.1) →
+        ``Action("put_counters", obj, extra={"counters": [CounterSpec, …]})`` (no ``counter``
+        key: each kind is in its CounterSpec)."""
+        specs = [c for c in ch if isinstance(c, A.CounterSpec)]
+        return A.Action("put_counters", obj=_first(ch, A.Obj), extra={"counters": specs}, text=self._t(meta))
+
+    def a_enters_with_list(self, meta, ch):
+        """"~ enters with a +1/+1 counter, a flying counter, and a shield counter on it" (CR 614.1c)."""
+        return A.EntersWith(_no_subject(), [c for c in ch if isinstance(c, A.CounterSpec)])
+
+    def a_remove_any_counters(self, meta, ch):
+        """"Remove a counter from target permanent" (a counter of any kind, CR 122.1): counter ``""``."""
+        return A.Action("remove_counters", obj=_first(ch, A.Obj), amount=_first(ch, A.Amount),
+                        extra={"counter": ""}, text=self._t(meta))
+
+    @staticmethod
+    def _up_to(ch) -> A.Amount:
+        n = _first(ch, A.Amount)
+        return A.Amount("up_to", value=n.value if n else None, variable=n.variable if n else None,
+                        text="up to " + (n.text if n else ""))
+
+    def a_remove_up_to(self, meta, ch):
+        """"Remove up to three counters from target creature" (``counter`` "" = any kind): Amount up_to."""
+        return A.Action("remove_counters", obj=_first(ch, A.Obj), amount=self._up_to(ch),
+                        extra={"counter": _kind(ch)}, text=self._t(meta))
+
+    def a_put_up_to(self, meta, ch):
+        """"Put up to X +1/+0 counters on ~": Amount up_to (value or variable)."""
+        return A.Action("put_counters", obj=_first(ch, A.Obj), amount=self._up_to(ch),
+                        extra={"counter": _kind(ch)}, text=self._t(meta))
+
+    def a_remove_all_kind(self, meta, ch):
+        """"Remove all -1/-1 counters from it" → ``remove_all_counters`` with its ``counter`` kind."""
+        return A.Action("remove_all_counters", obj=_first(ch, A.Obj), extra={"counter": _kind(ch)},
+                        text=self._t(meta))
+
+    def a_move_counters(self, meta, ch):
+        """CR 122.5: "Move a +1/+1 counter from target creature you control onto ~" →
+        ``Action("move_counters", obj=from, amount, extra={"counter": kind ("" any), "onto": Obj})``."""
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        return A.Action("move_counters", obj=objs[0], amount=_first(ch, A.Amount),
+                        extra={"counter": _kind(ch), "onto": objs[1]}, text=self._t(meta))
+
+    def a_move_any_number(self, meta, ch):
+        """"Move any number of +1/+1 counters from … onto …" (CR 122.5): Amount ``any``."""
+        a = self.a_move_counters(meta, ch)
+        a.amount = A.Amount("any", text="any number of")
+        return a
+
     # ------------------------------------------------------------ objects with counters
     def _with_counter(self, ch, pronoun: str) -> str:
         amt = _first(ch, A.Amount)

@@ -49,8 +49,43 @@ class ManaRules(Transformer):
         return self._spend_restriction(meta, ch, negated=False)
 
     def spend_not(self, meta, ch):
-        """"This mana can't be spent to cast nonartifact spells." (CR 106.6)"""
-        return self._spend_restriction(meta, ch, negated=True)
+        """"This mana can't be spent to cast nonartifact spells." / "You can't spend this mana to
+        cast spells." (CR 106.6; ``wording`` ``you_cant_spend_this_mana`` for the latter)."""
+        r = self._spend_restriction(meta, ch, negated=True)
+        who = _first(ch, A.Obj)  # "You can't spend this mana …": only "you" is a wording of its own
+        if who is not None and who.quantifier == "you" and not who.words and not who.qualifiers:
+            r.wording = "you_cant_spend_this_mana"
+        elif who is not None:
+            r.uses = []  # another player's "can't spend": no wording of its own, not rendered
+        return r
+
+    def mana_rider(self, meta, ch):
+        """A rider on produced mana (CR 106.6): "If that mana is spent on a creature spell, it
+        gains haste until end of turn." (lead ``if``: an additional effect) / "When you spend this
+        mana to cast a Dragon creature spell, scry 2." (lead ``when``: a delayed triggered ability,
+        CR 603.7a) → ManaRestriction(kind ``rider``, lead, wording, uses = [the one ManaUse],
+        effect = [Sentence]). The REST after the wording is split at the first comma after which
+        both sides parse: the use with ``start_spend``, the effect as a sentence. When no split
+        parses, uses and effect stay empty and the rider does not render."""
+        low = self._low(meta).split()
+        wording = {"that": "that_mana_is_spent", "this": "this_mana_is_spent"}.get(low[1], "you_spend_this_mana")
+        r = A.ManaRestriction("rider", self._t(meta), lead=low[0], wording=wording)
+        rest = self._rest_text(ch).strip()
+        from pipeline.parse.parser import parse_effect, parse_segment  # lazy: the parser imports this module
+
+        if rest.startswith(","):  # "When that mana is spent, create a Deep Dish Pizza token."
+            r.effect = parse_effect(rest[1:].strip())
+            return r
+        at = rest.find(", ")
+        while at > 0:
+            parsed = parse_segment("start_spend", rest[:at])
+            if isinstance(parsed, tuple) and len(parsed[0]) == 1:
+                effect = parse_effect(rest[at + 2:])
+                if effect and not any(isinstance(e, A.Unparsed) for e in effect):
+                    r.uses, r.effect = parsed[0], effect
+                    return r
+            at = rest.find(", ", at + 2)
+        return r
 
     def aw_count_syms(self, meta, ch):
         """"Add seven {R}" / "add X {G}": ``count`` times the symbols (CR 106.3, 107.3)."""
@@ -114,6 +149,10 @@ class ManaRules(Transformer):
         """"on costs that contain {X}" (CR 107.3)"""
         syms = next((c for c in ch if isinstance(c, list)), [])
         return A.ManaUse("cost_contains", symbols=list(syms), to=False, plural=True)
+
+    def su_on(self, meta, ch):
+        """"(spent) on a Dragon creature spell" (CR 106.6: the spell or ability the mana is spent on)"""
+        return A.ManaUse("spent_on", obj=_first(ch, A.Node), to=False)
 
     def sw_cast(self, meta, ch):  # CR 601
         return A.ManaUse("cast", obj=_first(ch, A.Node))
