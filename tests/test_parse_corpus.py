@@ -31,10 +31,10 @@ FLOORS = {
     # round trip (fully_parsed since issue 13, docs/ast.md § Rendering). Re-based on the honest
     # figure when the renderer landed (faces 78.4% → 14.8%); issue targets: faces 0.94, every
     # kind with ≥ 200 lines 0.90, mana lines and copy effects 0.995. Peer phase.rs: 0.941.
-    "faces_fully": 0.718,         # of faces with at least one ability line (17,132 / 23,850 after g-objects zone prepositions; 17,043 after the 2026-12-02 merges; 0.545 at b7e3469)
-    "mana_ability_fully": 0.961,  # 1,383 / 1,439
-    "mana_lines": 0.913,          # 1,549 / 1,696
-    "copy_lines": 0.515,          # 215 / 417
+    "faces_fully": 0.729,         # of faces with at least one ability line (17,392 / 23,850 after the lead merge of 2026-12-02 09:15; 17,132 after g-objects zone prepositions; 17,043 after the 2026-12-02 merges; 0.545 at b7e3469)
+    "mana_ability_fully": 0.971,  # 1,398 / 1,439
+    "mana_lines": 0.928,          # 1,575 / 1,696
+    "copy_lines": 0.681,          # 284 / 417
     "keyword_lines": 0.987,
 }
 
@@ -137,6 +137,15 @@ def test_golden_inputs_are_corpus_text():
     by_name = {}
     for f in unique_faces():
         by_name.setdefault(f["name"], []).append(f)
-    for p in sorted((Path(__file__).parent / "golden" / "parse").glob("*.json")):
-        rec = json.loads(p.read_text(encoding="utf-8"))
-        assert any(f["oracle_text"] == rec["oracle_text"] for f in by_name[rec["name"]]), p.name
+    goldens = [json.loads(p.read_text(encoding="utf-8"))
+               for p in sorted((Path(__file__).parent / "golden" / "parse").glob("*.json"))]
+    if any(rec["name"] not in by_name for rec in goldens):
+        # a card the 2022 corpus lacks (Killer Cosplay) is checked against its oracle-2026 wording
+        from pipeline.serve.coverage import record_faces
+        with gzip.open(CORPUS / "oracle-2026" / "cards-2026.jsonl.gz", "rt", encoding="utf-8") as f:
+            for line in f:
+                for face in record_faces(json.loads(line)):
+                    if face["name"] not in by_name:
+                        by_name.setdefault(face["name"], []).append(face)
+    for rec in goldens:
+        assert any(f["oracle_text"] == rec["oracle_text"] for f in by_name[rec["name"]]), rec["name"]
