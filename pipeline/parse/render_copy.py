@@ -34,16 +34,24 @@ def render_copy(c: A.CopyEffect, **_) -> str:
             raise NotRendered("CopyEffect:enter_as_copy")
         return (f"you may have ~ enter as a copy of {original}" if c.optional
                 else f"~ enters as a copy of {original}")
-    if c.mode == "copy_spell" and (c.subject is None or (c.optional and _is_you(c.subject))):
+    if c.mode in ("copy_spell", "copy_ability", "copy_card") and (c.subject is None or (c.optional and _is_you(c.subject))):
+        # CR 707.10 (spells, abilities), 707.12 (a card copied, then cast)
         out = f"{may}copy {original}{_times(c.count)}"
         several = c.count is not None and not (c.count.kind == "fixed" and c.count.value == 1)
         return out + ((". You may choose new targets for the copies" if several else
                        ". You may choose new targets for the copy") if c.new_targets else "")
-    if c.mode == "create_token_copy" and c.subject is None and not c.new_targets:
+    if c.mode == "create_token_copy" and not c.new_targets:
+        # the player who creates the token gets it (CR 111.2): "you" unless a subject says otherwise
+        verb = "create"
+        if c.subject is not None and not (c.optional and _is_you(c.subject)):
+            who = render(c.subject, role="subject")
+            verb = f"{who} {'may create' if c.optional else _agree(c.subject, who, 'create', 'creates')}"
+        elif c.optional:
+            verb = "you may create"
         n = c.count
         if n is None or (n.kind == "fixed" and n.value == 1 and n.ref is None):
-            return f"{may}create a token that's a copy of {original}"
-        return f"{may}create {amount_number(n)} tokens that are copies of {original}"
+            return f"{verb} a token that's a copy of {original}"
+        return f"{verb} {amount_number(n)} tokens that are copies of {original}"
     if c.mode == "becomes_copy" and c.subject is not None and c.count is None and not c.new_targets:
         subj = render(c.subject, role="subject")
         # the verb agrees with its subject: "Shapeshifters you control become copies of …" (CR 707.2)
@@ -56,6 +64,11 @@ def render_copy(c: A.CopyEffect, **_) -> str:
         # "Enchanted creature is a copy of the chosen creature." (Metamorphic Alteration, CR 707.2)
         return f"{render(c.subject, role='subject')} is a copy of {original}"
     raise NotRendered(f"CopyEffect:{c.mode}")
+
+
+def _agree(subject, rendered: str, base: str, third: str) -> str:
+    """The verb form agreeing with its subject: "you create", "opponents create", "its controller creates"."""
+    return base if rendered == "you" or is_plural(subject) else third
 
 
 def _list(parts: list[str]) -> str:

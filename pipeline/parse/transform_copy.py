@@ -82,7 +82,10 @@ class CopyRules(Transformer):
             objs = objs[1:]  # "You may have [subject] enter/become …"
         if mode in ("enter_as_copy", "becomes_copy", "is_copy") and len(objs) >= 2:
             subject, original = objs[0], objs[1]
-        elif mode in ("copy_spell", "create_token_copy") and optional and len(objs) >= 2:
+        elif mode == "copy_spell" and optional and len(objs) >= 2:
+            subject, original = objs[0], objs[1]
+        elif mode == "create_token_copy" and len(objs) >= 2:
+            # "Its controller creates a token that's a copy of …": who gets the token (CR 111.2)
             subject, original = objs[0], objs[1]
         excs = [e for c in ch if isinstance(c, list) for e in c if isinstance(e, A.CopyException)]
         dur = [e for e in excs if e.kind == "duration"]
