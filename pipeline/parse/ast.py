@@ -51,6 +51,8 @@ PRODUCTION_KINDS = (
 CONJUNCTIONS = ("and", ", then", "then", ", and", ", and then", ",")
 
 #: Closed list of copy-effect modes (``CopyEffect.mode``), CR 707.
+#: how "you may choose new targets for the copy" (CR 707.10c) joins its copy effect (CopyEffect.new_targets_join)
+NEW_TARGETS_JOINS = ("sentence", "and_you_may", "and_may", "and")
 COPY_MODES = ("enter_as_copy", "becomes_copy", "is_copy", "create_token_copy", "copy_spell",
               "copy_ability", "copy_card", "other")
 
@@ -552,7 +554,17 @@ class CopyEffect(Node):
     exceptions: CopyException list. counters: extra counters (CounterSpec list, CR 107.3m
     when X). new_targets: "You may choose new targets for the copy". subject: the object
     that becomes the copy (for becomes_copy/enter_as_copy; ~ for self). duration: "until end
-    of turn" etc. for a temporary becomes_copy, else None."""
+    of turn" etc. for a temporary becomes_copy, else None. tapped: the copy enters tapped
+    ("enter tapped as a copy of", "create a tapped token that's a copy of", CR 110.5b);
+    attacking: the token copy enters tapped and attacking (CR 508.4); status_last: that status
+    is written after the original ("… a copy of it and that's tapped and attacking") rather than
+    before "token". instead: the copy replaces the instruction before it (CR 608.2c), written
+    first ("lead": "instead create …") or last ("trail": "… instead"), else None.
+    new_targets_join: how the new-targets choice (CR 707.10c) joins the copy, one of
+    NEW_TARGETS_JOINS — "sentence" (". You may choose new targets for the copy."), "and_you_may"
+    ("copy it and you may choose …"), "and_may" ("may copy it and may choose …"), "and" ("may copy
+    it and choose …") — None without one; new_targets_own: "… for the copy they control" (each
+    copier chooses for its own copy)."""
     mode: str
     original: Node | None
     optional: bool = False
@@ -563,6 +575,12 @@ class CopyEffect(Node):
     subject: Node | None = None
     text: str = ""
     duration: Node | None = None
+    tapped: bool = False
+    attacking: bool = False
+    status_last: bool = False
+    instead: str | None = None
+    new_targets_join: str | None = None
+    new_targets_own: bool = False
 
 
 @dataclass

@@ -120,6 +120,7 @@ def _merge_riders(nodes: list[A.Node]) -> list[A.Node]:
         if (effects and len(effects) == 1 and isinstance(effects[0], A.Action)
                 and effects[0].verb == "new_targets" and last_copy is not None):
             last_copy.new_targets = True
+            last_copy.new_targets_join = "sentence"  # CR 707.10c, a sentence of its own
             continue
         for e in effects:
             for sub in e.walk():

@@ -10,7 +10,11 @@ from pipeline.parse import ast as A
 from pipeline.parse.lexicon import is_counter_kind, is_object_word
 from pipeline.parse.render import NotRendered, extra_keys, render, renders, renders_verb
 from pipeline.parse.render_effects import _quoted
-from pipeline.parse.render_objects import amount_number, article, counted, is_plural, number_word
+from pipeline.parse.render_objects import BASES, PLURAL_BASES, amount_number, article, counted, is_plural, number_word
+
+# "the copy" / "the copies": what a copy effect made (transform_copy.o_the_copy, CR 707.10, 707.12)
+BASES.update({"the_copy": "the copy", "the_copies": "the copies"})
+PLURAL_BASES.add("the_copies")
 
 
 @renders(A.CopyEffect)
@@ -29,17 +33,43 @@ def render_copy(c: A.CopyEffect, **_) -> str:
     duration = " " + render(c.duration) if c.duration is not None else ""
     original = render(c.original) + duration + exceptions(c.exceptions)
     may = "you may " if c.optional else ""
+    if c.attacking and (c.mode != "create_token_copy" or not c.tapped):
+        raise NotRendered(f"CopyEffect:{c.mode}:attacking")
+    if c.tapped and c.mode not in ("create_token_copy", "enter_as_copy"):
+        raise NotRendered(f"CopyEffect:{c.mode}:tapped")
+    out = _render_copy(c, original, may)
+    if c.instead == "lead":
+        return "instead " + out
+    if c.instead == "trail" and c.mode not in _SPELL_COPIES:  # (spell copies place it before their rider)
+        return out + " instead"
+    return out
+
+
+#: copy modes of "copy …" (CR 707.10 spells and abilities, 707.12 cards)
+_SPELL_COPIES = ("copy_spell", "copy_ability", "copy_card")
+
+
+def _render_copy(c: A.CopyEffect, original: str, may: str) -> str:
     if c.mode == "enter_as_copy" and _is_self(c.subject):
         if c.count is not None or c.new_targets:
             raise NotRendered("CopyEffect:enter_as_copy")
-        return (f"you may have ~ enter as a copy of {original}" if c.optional
-                else f"~ enters as a copy of {original}")
-    if c.mode in ("copy_spell", "copy_ability", "copy_card") and (c.subject is None or (c.optional and _is_you(c.subject))):
-        # CR 707.10 (spells, abilities), 707.12 (a card copied, then cast)
+        tapped = "tapped " if c.tapped else ""  # CR 614.1c: "enter tapped as a copy of"
+        return (f"you may have ~ enter {tapped}as a copy of {original}" if c.optional
+                else f"~ enters {tapped}as a copy of {original}")
+    if c.mode == "enter_as_copy" and c.subject is not None and not c.optional and c.count is None \
+            and not c.new_targets and not c.tapped:
+        # "Creatures you control enter as a copy of ~" (a replacement effect, CR 614.1c, 707.5)
+        subj = render(c.subject, role="subject")
+        return f"{subj} {_agree(c.subject, subj, 'enter', 'enters')} as a copy of {original}"
+    if c.mode in _SPELL_COPIES and (c.subject is None or c.optional):
+        # CR 707.10 (spells, abilities), 707.12 (a card copied, then cast); the copy's controller
+        # is the player who copies it ("each other player may copy that spell", CR 707.10)
+        if c.subject is not None and not _is_you(c.subject):
+            may = render(c.subject, role="subject") + " may "
         out = f"{may}copy {original}{_times(c.count)}"
-        several = c.count is not None and not (c.count.kind == "fixed" and c.count.value == 1)
-        return out + ((". You may choose new targets for the copies" if several else
-                       ". You may choose new targets for the copy") if c.new_targets else "")
+        if c.instead == "trail":  # "copy that spell twice instead. You may choose new targets …"
+            out += " instead"
+        return out + _new_targets(c)
     if c.mode == "create_token_copy" and not c.new_targets:
         # the player who creates the token gets it (CR 111.2): "you" unless a subject says otherwise
         verb = "create"
@@ -49,9 +79,14 @@ def render_copy(c: A.CopyEffect, **_) -> str:
         elif c.optional:
             verb = "you may create"
         n = c.count
-        if n is None or (n.kind == "fixed" and n.value == 1 and n.ref is None):
-            return f"{verb} a token that's a copy of {original}"
-        return f"{verb} {amount_number(n)} tokens that are copies of {original}"
+        one = n is None or (n.kind == "fixed" and n.value == 1 and n.ref is None)
+        # CR 110.5b, 508.4: "a tapped token", "a tapped and attacking token", "… and that's tapped and attacking"
+        status = "tapped and attacking" if c.attacking else "tapped" if c.tapped else ""
+        before = status + " " if status and not c.status_last else ""
+        after = (" and that's " if one else " and that are ") + status if status and c.status_last else ""
+        if one:
+            return f"{verb} a {before}token that's a copy of {original}{after}"
+        return f"{verb} {amount_number(n)} {before}tokens that are copies of {original}{after}"
     if c.mode == "becomes_copy" and c.subject is not None and c.count is None and not c.new_targets:
         subj = render(c.subject, role="subject")
         # the verb agrees with its subject: "Shapeshifters you control become copies of …" (CR 707.2)
@@ -60,10 +95,29 @@ def render_copy(c: A.CopyEffect, **_) -> str:
         if c.optional:
             return f"{may}have {subj} become {what} of {original}"
         return f"{subj} {'become' if plural else 'becomes'} {what} of {original}"
-    if c.mode == "is_copy" and c.subject is not None and c.count is None and not c.new_targets and not c.optional:
+    if c.mode == "is_copy" and c.subject is not None and c.count is None and not c.new_targets and not c.optional \
+            and not c.tapped:
         # "Enchanted creature is a copy of the chosen creature." (Metamorphic Alteration, CR 707.2)
         return f"{render(c.subject, role='subject')} is a copy of {original}"
     raise NotRendered(f"CopyEffect:{c.mode}")
+
+
+#: the words before "choose new targets" by CopyEffect.new_targets_join (CR 707.10c)
+_NEW_TARGETS_LEAD = {"sentence": ". You may", "and_you_may": " and you may", "and_may": " and may", "and": " and"}
+
+
+def _new_targets(c: A.CopyEffect) -> str:
+    """" You may choose new targets for the copies" after a spell copy (CR 707.10c): "" without
+    one; "the copies" for more than one copy (a count other than one, or a plural original)."""
+    if not c.new_targets:
+        return ""
+    lead = _NEW_TARGETS_LEAD.get(c.new_targets_join or "sentence")
+    if lead is None:
+        raise NotRendered("CopyEffect:new_targets_join")
+    n = c.count
+    several = (n is not None and not (n.kind == "fixed" and n.value == 1)) or is_plural(c.original)
+    own = " they control" if c.new_targets_own else ""
+    return f"{lead} choose new targets for the {'copies' if several else 'copy'}{own}"
 
 
 def _agree(subject, rendered: str, base: str, third: str) -> str:
@@ -207,6 +261,11 @@ def _times(n: A.Amount | None) -> str:
         if n.value == 2:
             return " twice"
         return f" {number_word(n.value)} times"
+    if n.kind == "x" and n.variable == "X" and n.ref is None:  # "copy it X times" (CR 107.3)
+        return " X times"
+    if n.kind == "for_each" and isinstance(n.ref, A.Action) and n.ref.verb == "quantity:commander_casts" \
+            and n.ref.obj is None and not n.ref.extra:  # CR 903.8
+        return " for each time you've cast your commander from the command zone this game"
     if n.kind == "for_each" and isinstance(n.ref, A.Obj) and n.value is None:
         return " for each " + render(n.ref, prep="in")
     raise NotRendered(f"Amount:{n.kind}")

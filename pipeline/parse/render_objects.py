@@ -169,6 +169,8 @@ OBJ_FORMS: dict = {}
 BASES = {"any_target": "any target", "that_card": "that card", "that_player": "that player",
          "that_spell": "that spell", "the_rest": "the rest"}
 
+#: BASES keys that name several objects (is_plural), registered by their renderers
+PLURAL_BASES: set = set()
 
 _OWNER_WORDS = ("controller", "owner")
 _STATS = {"stat:power": "power", "stat:toughness": "toughness", "stat:mana value": "mana value",
@@ -420,6 +422,8 @@ def is_plural(obj) -> bool:
     "all artifacts", "them"): the verb agrees in the plural."""
     if not isinstance(obj, A.Obj):
         return False
+    if obj.qualifiers[:1] and obj.qualifiers[0] in PLURAL_BASES:  # "the copies"
+        return True
     if obj.qualifiers[:1] == ["each_of"]:  # "each of them" is singular
         return False
     if obj.qualifiers[:1] == ["n_of"]:  # "one of them" / "two of them"

@@ -105,6 +105,12 @@ class CopyRules(Transformer):
             elif "card" in words or "cards" in words:
                 m = "copy_card"
         eff = A.CopyEffect(m, original, optional, cnt, excs, counters, new_targets, subject, self._t(meta))
+        lits = self._lits
+        if m in ("enter_as_copy", "create_token_copy"):
+            eff.tapped = "tapped" in lits  # CR 110.5b: it enters tapped
+            eff.attacking = "attacking" in lits  # CR 508.4: put onto the battlefield attacking
+            # "… a copy of it and that's tapped and attacking": the status after the original
+            eff.status_last = eff.attacking and "and" in lits[lits.index("copy" if "copy" in lits else "copies"):]
         if dur:
             eff.duration = dur[0].value
         return eff
@@ -123,12 +129,22 @@ class CopyRules(Transformer):
     cp_token = _copy("create_token_copy")
     cp_token_attacking = _copy("create_token_copy")
     cp_token_blocking = _copy("create_token_copy")
-    cp_copy_instead = _copy("copy_spell")
     cp_token_optional = _copy("create_token_copy", optional=True)
     cp_copy = _copy("copy_spell")
-    cp_copy_new_targets = _copy("copy_spell", new_targets=True)
+    def cp_copy_new_targets(self, meta, ch):
+        """"copy that spell and you may choose new targets for the copy" (CR 707.10c)."""
+        eff = self._copy_node("copy_spell", meta, ch, new_targets=True)
+        eff.new_targets_join = "and_you_may"
+        return eff
+
+    def cp_copy_optional_new_targets(self, meta, ch):
+        """"you may copy it and [may] choose new targets for the copy [they control]" (CR 707.10c)."""
+        eff = self._copy_node("copy_spell", meta, ch, optional=True, new_targets=True)
+        eff.new_targets_join = "and_may" if self._lits.count("may") > 1 else "and"
+        eff.new_targets_own = "they" in [w.lower() for w in self._raw_lits]
+        return eff
+
     cp_copy_optional = _copy("copy_spell", optional=True)
-    cp_copy_optional_new_targets = _copy("copy_spell", optional=True, new_targets=True)
 
     def copy_except(self, meta, ch):
         """The exceptions in order; a leading condition (``ce_conditional``) applies to the
@@ -214,6 +230,12 @@ class CopyRules(Transformer):
     def ct_for_each_time(self, meta, ch):
         return _Times(A.Amount("for_each", text=self._t(meta)))
 
+    def ct_commander_casts(self, meta, ch):
+        """"for each time you've cast your commander from the command zone this game" (the count
+        behind the commander tax, CR 903.8) → Amount(for_each, ref=Action("quantity:commander_casts"))."""
+        return _Times(A.Amount("for_each", ref=A.Action("quantity:commander_casts", text=self._t(meta)[9:]),
+                               text=self._t(meta)))
+
     def ct_that_many_plus_one(self, meta, ch):  # Twinning Staff (CR 614.1a replacement)
         return _Times(A.Amount("other", text=self._t(meta)))
 
@@ -288,7 +310,18 @@ class CopyRules(Transformer):
         return A.CopyException("has_ability", kws + ([self._tok(q)] if q is not None else []), self._t(meta))
 
     def c_copy_instead(self, meta, ch):
-        return ch[0]
+        """"instead create a token that's a copy of …" / "… copy that spell twice instead": the
+        copy replaces the instruction before it (CR 608.2c); ``instead`` says where the word is."""
+        eff = ch[0]
+        if isinstance(eff, A.CopyEffect):
+            eff.instead = "lead" if self._low(meta).startswith("instead") else "trail"
+        return eff
+
+    def cp_copy_instead(self, meta, ch):
+        """"copy that spell twice instead" (CR 608.2c)."""
+        eff = self._copy_node("copy_spell", meta, ch)
+        eff.instead = "trail"
+        return eff
 
     def copy_duration(self, meta, ch):
         return [A.CopyException("duration", ch[0], self._t(meta))]
@@ -312,6 +345,12 @@ class CopyRules(Transformer):
         q = next((c for c in ch if isinstance(c, _tr()._Quant)), None)
         word = self._low(meta).split()[-1]
         return A.Obj(q.name if q else None, None, [word], self._t(meta))
+
+    def o_the_copy(self, meta, ch):
+        """"the copy" / "the copies" (the copy a copy effect made, CR 707.10, 707.12): qualifier
+        ``the_copy`` or ``the_copies`` (rendered by render_copy)."""
+        plural = self._low(meta).split()[-1] == "copies"
+        return A.Obj(None, None, [], self._t(meta), ["the_copies" if plural else "the_copy"])
 
     def p_exiled_with_named(self, meta, ch):  # CR 607.2a: "you exiled with cards named ~"
         return "exiled_with_named:~"
