@@ -143,6 +143,13 @@ def _build(kind: str, exc: dict, text: str, low: str, cond: str | None) -> Excep
         return ExceptionMeaning("CR 707.9b", "set", "name", cond, name=str(exc.get("value") or "~"))
     if kind == "no_mana_cost":
         return ExceptionMeaning("CR 707.9b", "set", "mana_cost", cond, mana_cost="")
+    if kind == "lacks_this_ability":  # "except it doesn't have this ability": left out of the copy
+        return ExceptionMeaning("CR 707.9b", "removed", "abilities", cond, abilities=["this ability"])
+    if kind == "loyalty" and isinstance(exc.get("value"), dict):  # "its starting loyalty is 1" (CR 306.5b)
+        amt = exc["value"]
+        value = amt.get("variable") or (str(amt["value"]) if amt.get("value") is not None else None)
+        if value is not None:
+            return ExceptionMeaning("CR 707.9b", "set", "loyalty", cond, loyalty=value)
     if kind == "loses_ability":
         return ExceptionMeaning("CR 707.9b", "removed", "abilities", cond, abilities=_ability_names(exc.get("value"), text))
     m = _LOYALTY.search(text)

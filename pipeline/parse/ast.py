@@ -564,7 +564,8 @@ class CopyEffect(Node):
     NEW_TARGETS_JOINS — "sentence" (". You may choose new targets for the copy."), "and_you_may"
     ("copy it and you may choose …"), "and_may" ("may copy it and may choose …"), "and" ("may copy
     it and choose …") — None without one; new_targets_own: "… for the copy they control" (each
-    copier chooses for its own copy)."""
+    copier chooses for its own copy); new_targets_single: "a new target" (the copy of a spell
+    with one target); new_targets_that: "… for that copy"."""
     mode: str
     original: Node | None
     optional: bool = False
@@ -581,6 +582,8 @@ class CopyEffect(Node):
     instead: str | None = None
     new_targets_join: str | None = None
     new_targets_own: bool = False
+    new_targets_single: bool = False
+    new_targets_that: bool = False
 
 
 @dataclass

@@ -92,7 +92,8 @@ LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
                                                 "dies", "activate", "activates", "discards", "to")),
     "cast": (("CASTTW", ("this", "way")),),                           # "a spell cast this way" (obj_post)
     # "Add X mana …, where X is …" (mana.lark), not "Add {B}, then …"; "half …, rounded up" (objects.lark)
-    ",": (("WHERECOMMA", ("where", "x")), ("ROUNDCOMMA", ("rounded",))),
+    ",": (("WHERECOMMA", ("where", "x")), ("ROUNDCOMMA", ("rounded",)),
+          ("COMMATHEN", ("then",)), ("COMMAWHERE", ("where", "x"))),  # "… token with flying, then …" (tokens.lark)
     "colors": (("COLORSOF", ("of", "mana", "spent")),),               # "the number of colors of mana spent …"
 }
 
@@ -126,7 +127,7 @@ def _reaches_shift(states: dict, stack: list, term: str) -> bool:
 #: lookahead terminals given only where the parser would shift them after its reductions
 #: (pipeline/parse/lexer.py _reaches_shift): "," before "where X is" of a mana production, the
 #: "and" between two copy exceptions, the "," inside a list of mana symbols (grammar/mana.lark, copy.lark)
-_SHIFT_CHECKED = frozenset({"WHERECOMMA", "ANDX", "MANACOMMA"})
+_SHIFT_CHECKED = frozenset({"WHERECOMMA", "ANDX", "MANACOMMA", "COMMATHEN", "COMMAWHERE"})
 
 
 def split_tokens(text: str) -> Iterator[tuple[str, str, int]]:

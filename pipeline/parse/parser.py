@@ -121,6 +121,8 @@ def _merge_riders(nodes: list[A.Node]) -> list[A.Node]:
                 and effects[0].verb == "new_targets" and last_copy is not None):
             last_copy.new_targets = True
             last_copy.new_targets_join = "sentence"  # CR 707.10c, a sentence of its own
+            last_copy.new_targets_single = bool(effects[0].extra.get("single"))  # "a new target"
+            last_copy.new_targets_that = bool(effects[0].extra.get("that"))  # "for that copy"
             continue
         for e in effects:
             for sub in e.walk():

@@ -117,7 +117,12 @@ def _new_targets(c: A.CopyEffect) -> str:
     n = c.count
     several = (n is not None and not (n.kind == "fixed" and n.value == 1)) or is_plural(c.original)
     own = " they control" if c.new_targets_own else ""
-    return f"{lead} choose new targets for the {'copies' if several else 'copy'}{own}"
+    what = "a new target" if c.new_targets_single else "new targets"
+    if c.new_targets_that:
+        if several:
+            raise NotRendered("CopyEffect:new_targets_that")
+        return f"{lead} choose {what} for that copy{own}"
+    return f"{lead} choose {what} for the {'copies' if several else 'copy'}{own}"
 
 
 def _agree(subject, rendered: str, base: str, third: str) -> str:
@@ -243,10 +248,17 @@ def render_exception(e: A.CopyException, **_) -> str:
         return who + "this ability"
     if e.kind == "not_legendary" and e.value is None:
         who = {("the", "token", "isn't"): "the token isn't", ("it", "isn't"): "it isn't",
-               ("it", "not"): "it's not"}.get(tuple(f))
+               ("it", "not"): "it's not", ("the", "copy", "isn't"): "the copy isn't",
+               ("they", "aren't"): "they aren't", ("they", "not"): "they're not",
+               ("they're", "not"): "they're not"}.get(tuple(f))
         if who is None:
             raise NotRendered("CopyException:not_legendary")
         return f"{who} legendary"
+    if e.kind == "lacks_this_ability" and e.value is None and f[:2] in (["it", "doesn't"], ["they", "don't"]):
+        # "except it doesn't have this ability" (CR 707.9b: an ability left out of the copy)
+        return f"{f[0]} {f[1]} have this ability"
+    if e.kind == "loyalty" and isinstance(e.value, A.Amount) and f == ["its", "starting", "loyalty", "is"]:
+        return f"its starting loyalty is {amount_number(e.value, words=False)}"  # CR 306.5b (digits)
     raise NotRendered(f"CopyException:{e.kind}")
 
 

@@ -14,6 +14,7 @@ from pipeline.parse import ast as A
 from pipeline.parse.lexicon import COLORS, is_object_word
 from pipeline.parse.render import NotRendered, render, renders
 from pipeline.parse.render_effects import _quoted
+from pipeline.parse.render_mana import _for_each_ref as for_each_ref
 from pipeline.parse.render_objects import counted, is_plural, quantity
 
 _TOKEN_PT = re.compile(r"^(?:\d+|X|\*)/(?:\d+|X|\*)$")
@@ -84,5 +85,5 @@ def render_create(t: A.CreateToken, **_) -> str:
     elif cnt is not None and cnt.kind == "for_each":
         if not isinstance(cnt.ref, A.Obj):
             raise NotRendered("CreateToken:for_each")
-        out += " for each " + render(cnt.ref, prep="in")
+        out += " for each " + for_each_ref(cnt.ref)  # an object, or counters of a kind (CR 122.1)
     return out

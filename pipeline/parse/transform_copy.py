@@ -60,6 +60,19 @@ class _CondExc:
         self.condition, self.exception = condition, exception
 
 
+class _NewTargetsFor:
+    """Internal: "a new target" (single) and "that copy" (that) of a new-targets choice."""
+
+    def __init__(self, single, that):
+        self.single, self.that = single, that
+
+
+def _new_targets_for(eff: A.CopyEffect, ch) -> None:
+    ntf = next((c for c in ch if isinstance(c, _NewTargetsFor)), None)
+    if ntf is not None:
+        eff.new_targets_single, eff.new_targets_that = ntf.single, ntf.that
+
+
 class _Times:
     """Internal: how many copies ("twice", "three times", "an additional time")."""
 
@@ -135,6 +148,7 @@ class CopyRules(Transformer):
         """"copy that spell and you may choose new targets for the copy" (CR 707.10c)."""
         eff = self._copy_node("copy_spell", meta, ch, new_targets=True)
         eff.new_targets_join = "and_you_may"
+        _new_targets_for(eff, ch)
         return eff
 
     def cp_copy_optional_new_targets(self, meta, ch):
@@ -142,7 +156,31 @@ class CopyRules(Transformer):
         eff = self._copy_node("copy_spell", meta, ch, optional=True, new_targets=True)
         eff.new_targets_join = "and_may" if self._lits.count("may") > 1 else "and"
         eff.new_targets_own = "they" in [w.lower() for w in self._raw_lits]
+        _new_targets_for(eff, ch)
         return eff
+
+    def _ntf(single, that):  # noqa: N805
+        def f(self, meta, ch):
+            return _NewTargetsFor(single, that)
+        return f
+
+    ntf_the = _ntf(False, False)
+    ntf_that = _ntf(False, True)
+    ntf_single_the = _ntf(True, False)
+    ntf_single_that = _ntf(True, True)
+
+    def a_new_targets(self, meta, ch):
+        """"choose new targets for the copy" / "choose a new target for that copy" (CR 707.10c):
+        Action("new_targets", extra={"single"?: True, "that"?: True}); the parser hands the
+        choice to the copy effect before it (parser._merge_riders)."""
+        act = self._action("a_new_targets", ch, self._t(meta))
+        words = self._lits
+        if "a" in words:
+            act.extra["single"] = True
+        if "that" in words:
+            act.extra["that"] = True
+        self._form_used = "a" in words or "that" in words
+        return act
 
     cp_copy_optional = _copy("copy_spell", optional=True)
 
@@ -291,7 +329,11 @@ class CopyRules(Transformer):
     def ce_name_is_self(self, meta, ch):
         return A.CopyException("name_is", "~", self._t(meta))
 
-    ce_loyalty = _ce("other")  # "its starting loyalty is N" (CR 306.5b)
+    def ce_loyalty(self, meta, ch):
+        """"its starting loyalty is 1" (CR 306.5b, 707.9b): kind ``loyalty``, value the Amount."""
+        return A.CopyException("loyalty", _first(ch, A.Amount), self._t(meta), form=list(self._raw_lits))
+
+    ce_lacks_this_ability = _ce("lacks_this_ability")  # "it doesn't have this ability" (CR 707.9b)
     ce_has_this_ability = _ce("has_this_ability")
     ce_loses = _ce("loses_ability")
     def ce_has_keyword_this(self, meta, ch):

@@ -14,7 +14,7 @@ attacking" without "that are").
 
 from __future__ import annotations
 
-from lark import Transformer, v_args
+from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
 from pipeline.parse.transform_zones import _first
@@ -48,8 +48,17 @@ class TokenRules(Transformer):
         name = next((cand for cand in PREDEFINED if low == [cand.lower()]), None)
         return A.CreateToken(cnt, name, pt, desc + flags, abilities, self._t(meta), tapped=tapped, attacking=attacking)
 
-    def token_spec(self, meta, ch):
+    def token_body(self, meta, ch):
+        """count, "tapped", descriptor words, "token(s)", what follows: a CreateToken (CR 111.4)."""
         return self._token(meta, ch)
+
+    def token_spec(self, meta, ch):
+        return ch[0]
+
+    def _with_count(self, meta, ch, amount) -> A.CreateToken:
+        tok = _first(ch, A.CreateToken)
+        tok.count, tok.text = amount, self._t(meta)
+        return tok
 
     def token_spec_equal(self, meta, ch):
         a = _first(ch, A.Amount)
@@ -57,8 +66,22 @@ class TokenRules(Transformer):
                            A.Amount("equal_to", ref=a.ref if a else None, text=a.text if a else ""))
 
     def token_spec_for_each(self, meta, ch):
-        o = _first(ch, A.Obj)
-        return self._token(meta, [c for c in ch if c is not o], A.Amount("for_each", ref=o, text=self._t(meta)))
+        t = self._t(meta)
+        return self._with_count(meta, ch, A.Amount("for_each", ref=_first(ch, A.Obj), text=t[t.lower().rfind(" for each ") + 1:]))
+
+    def token_spec_for_each_counter(self, meta, ch):
+        """"create a 1/1 green Saproling creature token for each +1/+1 counter on ~": the count
+        is the counters of one kind on an object (CR 122.1), as ``at_for_each_counter`` reads it."""
+        t = self._t(meta)
+        each = t.lower().rfind(" for each ")
+        amt = self.at_for_each_counter(meta, [c for c in ch if not isinstance(c, A.CreateToken)])
+        amt.text = t[each + 1:]
+        amt.ref.text = t[each + len(" for each "):]
+        return self._with_count(meta, ch, amt)
+
+    def s_where_after_list(self, meta, ch):
+        """"… tokens with flying, where X is …": ``s_where`` without the comma terminal."""
+        return self.s_where(meta, [c for c in ch if not (isinstance(c, Token) and c.type == "COMMAWHERE")])
 
     def tw_keywords(self, meta, ch):
         return _TokenWith([k for c in ch for k in (c if isinstance(c, list) else [])])
