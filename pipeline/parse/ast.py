@@ -656,7 +656,12 @@ class CreateToken(Node):
     The player who creates a token is its owner and controller (CR 111.2).
     tapped / attacking: the token enters tapped ("a tapped Powerstone token") / tapped and
     attacking ("… token that's tapped and attacking", CR 508.4). optional: "you may create …"
-    (CR 608.2d)."""
+    (CR 608.2d). attached_to: the object an Aura token enters attached to ("a Monster Role token
+    attached to it", CR 303.4f), else None. attacking_whom: the player or planeswalker a token
+    that's tapped and attacking attacks ("… attacking that opponent", CR 508.4), else None.
+    those: "N of those tokens" (the token an earlier instruction described; its characteristics
+    are that description's, not in this node). instead: "… instead" (the creation replaces an
+    earlier instruction, CR 608.2c)."""
     count: Amount
     token_name: str | None = None
     pt: str | None = None
@@ -667,6 +672,10 @@ class CreateToken(Node):
     tapped: bool = False
     attacking: bool = False
     optional: bool = False
+    attached_to: Node | None = None
+    attacking_whom: Node | None = None
+    those: bool = False
+    instead: bool = False
 
 
 @dataclass

@@ -15,7 +15,7 @@ from pipeline.parse.lexicon import COLORS, is_object_word
 from pipeline.parse.render import NotRendered, render, renders
 from pipeline.parse.render_effects import _quoted
 from pipeline.parse.render_mana import _for_each_ref as for_each_ref
-from pipeline.parse.render_objects import counted, is_plural, quantity
+from pipeline.parse.render_objects import amount_number, counted, is_plural, quantity
 
 _TOKEN_PT = re.compile(r"^(?:\d+|X|\*)/(?:\d+|X|\*)$")
 
@@ -55,6 +55,11 @@ def render_create(t: A.CreateToken, **_) -> str:
     """"create a Treasure token", "create two 1/1 white Soldier creature tokens with flying",
     "create a tapped Powerstone token", "… token that's tapped and attacking" (CR 111.4, 508.4);
     "create a number of … tokens equal to …", "create a … token for each …" (CR 107.1)."""
+    if t.those:  # "create two of those tokens [instead]" (CR 608.2c)
+        if t.tapped or t.attacking or t.abilities or t.attached_to is not None or t.words or t.pt or t.token_name:
+            raise NotRendered("CreateToken:those")
+        out = _creator(t) + " " + amount_number(t.count) + " of those tokens"
+        return out + (" instead" if t.instead else "")
     desc = _descriptor(t)
     if t.tapped and not t.attacking:
         desc = "tapped " + desc
@@ -66,24 +71,35 @@ def render_create(t: A.CreateToken, **_) -> str:
     else:
         head = counted(cnt, f"{desc} token", f"{desc} tokens")
         plural = not (cnt is not None and cnt.kind == "fixed" and cnt.value == 1)
-    if t.subject is None:
-        if t.optional:
-            raise NotRendered("CreateToken:optional_without_subject")
-        out = "create " + head
-    else:  # "you may create …", "its controller creates …" (CR 111.2)
-        who = render(t.subject, role="subject")
-        verb = "create" if who == "you" or is_plural(t.subject) else "creates"
-        out = f"{who} {'may create' if t.optional else verb} {head}"
+    out = _creator(t) + " " + head
     if t.abilities:
         out += " with " + _abilities(t)
+    if t.attached_to is not None:  # CR 303.4f: the Aura token enters attached to it
+        out += " attached to " + render(t.attached_to)
     if t.attacking:
         if not t.tapped:
             raise NotRendered("CreateToken:attacking")
         out += " that are tapped and attacking" if plural else " that's tapped and attacking"
+        if t.attacking_whom is not None:  # CR 508.4: "… attacking that opponent"
+            out += " " + render(t.attacking_whom)
+    elif t.attacking_whom is not None:
+        raise NotRendered("CreateToken:attacking_whom")
     if cnt is not None and cnt.kind == "equal_to":
         out += " equal to " + quantity(cnt)
     elif cnt is not None and cnt.kind == "for_each":
         if not isinstance(cnt.ref, A.Obj):
             raise NotRendered("CreateToken:for_each")
         out += " for each " + for_each_ref(cnt.ref)  # an object, or counters of a kind (CR 122.1)
-    return out
+    return out + (" instead" if t.instead else "")
+
+
+def _creator(t: A.CreateToken) -> str:
+    """"create", "you may create", "its controller creates" (the player who creates the token
+    owns and controls it, CR 111.2)."""
+    if t.subject is None:
+        if t.optional:
+            raise NotRendered("CreateToken:optional_without_subject")
+        return "create"
+    who = render(t.subject, role="subject")
+    verb = "create" if who == "you" or is_plural(t.subject) else "creates"
+    return f"{who} {'may create' if t.optional else verb}"

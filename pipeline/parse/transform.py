@@ -1145,6 +1145,8 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
         act = ch[0]
         if isinstance(act, A.Action):
             act.extra["instead"] = True
+        elif isinstance(act, A.CreateToken):  # "create two of those tokens instead" (CR 608.2c)
+            act.instead = True
         return act
 
     def c_subject_instead(self, meta, ch):

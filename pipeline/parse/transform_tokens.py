@@ -7,9 +7,10 @@
 keywords (Keyword) and quoted abilities (ability bodies) after "with" (CR 111.1, 113.1a);
 ``token_name`` one of the predefined tokens (CR 111.10) when the words are only its name;
 ``tapped`` "a tapped Powerstone token", ``attacking`` "that's tapped and attacking" (CR 508.4).
-Wordings the renderer cannot give back stay in ``words`` as markers: ``named:<text>`` (a token
-name is free text), ``attached:<text>``, ``tapped_and_attacking`` (the older "tokens tapped and
-attacking" without "that are").
+``attached_to`` the object an Aura token enters attached to (CR 303.4f); Role tokens (CR
+111.10j–r) have ``token_name`` "Monster Role" etc. Wordings the renderer cannot give back stay in
+``words`` as markers: ``named:<text>`` (a token name is free text), ``tapped_and_attacking`` (the
+older "tokens tapped and attacking" without "that are").
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ from pipeline.parse import ast as A
 from pipeline.parse.transform_zones import _first
 
 #: predefined tokens (CR 111.10) by name
-PREDEFINED = ("Treasure", "Food", "Clue", "Gold", "Powerstone", "Blood", "Map", "Incubator", "Junk", "Shard")
+PREDEFINED = ("Treasure", "Food", "Clue", "Gold", "Powerstone", "Blood", "Map", "Incubator", "Junk", "Shard",
+              "Walker", "Lander", "Mutagen")
+#: the Role tokens (CR 111.10j–r), by the name before "Role"
+ROLES = ("Cursed", "Monster", "Royal", "Sorcerer", "Virtuous", "Wicked", "Young Hero")
 
 
 @v_args(meta=True)
@@ -37,16 +41,37 @@ class TokenRules(Transformer):
         abilities: list[A.Node] = []
         flags = []
         attacking = False
+        whom = None
         for c in ch:
             if isinstance(c, _TokenWith):
                 abilities.extend(c.abilities)
                 if c.flag == "attacking":
                     tapped = attacking = True
+                    whom = c.attached
                 elif c.flag:
                     flags.append(c.flag)
         low = [w.lower() for w in desc]
         name = next((cand for cand in PREDEFINED if low == [cand.lower()]), None)
-        return A.CreateToken(cnt, name, pt, desc + flags, abilities, self._t(meta), tapped=tapped, attacking=attacking)
+        role = next((c for c in ch if isinstance(c, _Role)), None)
+        if role is not None:  # CR 111.10j–r
+            name, desc = role.name + " Role", ["Role"]
+        attached = next((c.attached for c in ch if isinstance(c, _TokenWith) and c.attached is not None
+                         and c.flag != "attacking"), None)
+        return A.CreateToken(cnt, name, pt, desc + flags, abilities, self._t(meta), tapped=tapped, attacking=attacking,
+                             attached_to=attached, attacking_whom=whom)
+
+    def token_those(self, meta, ch):
+        """"create two of those tokens" (the token an earlier instruction described, CR 608.2c)."""
+        self._form_used = True
+        return A.CreateToken(_first(ch, A.Amount) or A.Amount("fixed", value=1), text=self._t(meta), those=True)
+
+    def tw_tapped_attacking_whom(self, meta, ch):
+        """"that's tapped and attacking that opponent" (CR 508.4: the player it attacks)."""
+        return _TokenWith([], "attacking", attached=_first(ch, A.Obj))
+
+    def role_name(self, meta, ch):
+        words = " ".join(w.lower() for w in self._raw_lits[:-1])
+        return _Role(next(r for r in ROLES if r.lower() == words))
 
     def token_body(self, meta, ch):
         """count, "tapped", descriptor words, "token(s)", what follows: a CreateToken (CR 111.4)."""
@@ -96,7 +121,8 @@ class TokenRules(Transformer):
         return _TokenWith([], "named:" + self._rest_text(ch))
 
     def tw_attached(self, meta, ch):
-        return _TokenWith([], "attached:" + self._t(meta))
+        """"attached to target creature you control": the object the Aura token enchants (CR 303.4f)."""
+        return _TokenWith([], attached=_first(ch, A.Obj))
 
     def a_create(self, meta, ch):
         return ch[0]
@@ -105,5 +131,12 @@ class TokenRules(Transformer):
 class _TokenWith:
     """Internal: what follows "token(s)": abilities after "with", or a flag."""
 
-    def __init__(self, abilities, flag=None):
-        self.abilities, self.flag = abilities, flag
+    def __init__(self, abilities, flag=None, attached=None):
+        self.abilities, self.flag, self.attached = abilities, flag, attached
+
+
+class _Role:
+    """Internal: a Role token's name (CR 111.10j–r)."""
+
+    def __init__(self, name):
+        self.name = name
