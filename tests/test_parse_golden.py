@@ -1,4 +1,5 @@
-"""Golden ASTs of real cards (tests/golden/parse/*.json), text from the MTGJSON 2022 corpus.
+"""Golden ASTs of real cards (tests/golden/parse/*.json), text from the MTGJSON 2022 corpus, or
+from oracle-2026 (current wording) for a card the 2022 corpus does not hold (Killer Cosplay).
 
 Each golden file holds the input (face name, type line, oracle text exactly as in the
 corpus) and the expected ``[Ability.to_json()]`` with ``grammar_version`` left out (it is a
@@ -45,10 +46,22 @@ def _names() -> list[str]:
 if os.environ.get("UPDATE_GOLDEN"):
     from tests.test_parse_corpus import unique_faces  # noqa: E402 - corpus needed only to regenerate
 
+    def _faces_2026():
+        import gzip
+
+        from pipeline.serve.coverage import record_faces
+        path = Path(__file__).parents[1] / ".." / "shared" / "corpus" / "oracle-2026" / "cards-2026.jsonl.gz"
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            for line in f:
+                yield from record_faces(json.loads(line))
+
     def test_regenerate_golden():
         by_name = {}
         for f in unique_faces():
             by_name.setdefault(f["name"], f)
+        if any(n not in by_name for n in _names()):
+            for f in _faces_2026():
+                by_name.setdefault(f["name"], f)
         missing = [n for n in _names() if n not in by_name]
         assert not missing, f"not in the corpus: {missing}"
         GOLDEN.mkdir(parents=True, exist_ok=True)

@@ -310,3 +310,12 @@ def render_populate(a: A.Action, **_) -> str:
     if a.obj is not None or a.amount is not None or a.subject is not None:
         raise NotRendered("Action:populate")
     return "populate"
+
+
+@renders_verb("duration:until_unattached")
+def render_until_unattached(a: A.Action, **_) -> str:
+    """"until this Equipment becomes unattached from it" (CR 611.2b: the effect ends then)."""
+    extra_keys(a, set())
+    if a.subject is None or a.obj is None or a.amount is not None:
+        raise NotRendered("Action:duration:until_unattached")
+    return f"until {render(a.subject, role='subject')} becomes unattached from {render(a.obj)}"

@@ -157,11 +157,15 @@ def render_look_any_time(a: A.Action, **_) -> str:
 def render_choose(a: A.Action, **_) -> str:
     """"choose target creature you control", "choose a creature type", "choose a card name"
     (CR 608.2d)."""
-    extra_keys(a, {"choice", "optional"})
+    extra_keys(a, {"choice", "optional", "identical"})
     kind = a.extra.get("choice")
     if kind not in ("object", "type", "name") or a.amount is not None:
         raise NotRendered("Action:choose")
     tail = "" if kind == "object" else " " + kind
+    if "identical" in a.extra:  # "a creature card name with an identical mana cost" (CR 201.4a, 202.1)
+        if kind != "name" or a.extra["identical"] != "mana_cost":
+            raise NotRendered("Action:choose:identical")
+        tail += " with an identical mana cost"
     return f"{subject_verb(a, 'choose', 'chooses')} {_obj(a)}{tail}"
 
 

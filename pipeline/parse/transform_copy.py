@@ -25,6 +25,7 @@ from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
 from pipeline.parse.children import first_of as _first
+from pipeline.parse.transform_zones import _Choice  # what "choose" picks (zones.lark choose_what)
 
 #: A card name in oracle text: capitalised words, with lower-case particles between them
 #: ("Lightning Bolt", "Crack the Earth", "Dance with Devils").
@@ -393,6 +394,18 @@ class CopyRules(Transformer):
         ``the_copy`` or ``the_copies`` (rendered by render_copy)."""
         plural = self._low(meta).split()[-1] == "copies"
         return A.Obj(None, None, [], self._t(meta), ["the_copies" if plural else "the_copy"])
+
+    def cw_name_identical_mana_cost(self, meta, ch):
+        """"choose a creature card name with an identical mana cost" (Killer Cosplay): a card name
+        chosen with a characteristic (CR 201.4a) — the mana cost (CR 202.1) identical to that of
+        the object the sentence is about (the creature the Equipment became attached to)."""
+        return _Choice("name", _first(ch, A.Obj), {"identical": "mana_cost"})
+
+    def until_unattached(self, meta, ch):
+        """"until this Equipment becomes unattached from it" → Action("duration:until_unattached",
+        subject=the Equipment/Aura, obj=what it was attached to) (CR 611.2b)."""
+        objs = _nodes(ch, A.Obj)
+        return A.Action("duration:until_unattached", subject=objs[0], obj=objs[1], text=self._t(meta))
 
     def p_exiled_with_named(self, meta, ch):  # CR 607.2a: "you exiled with cards named ~"
         return "exiled_with_named:~"

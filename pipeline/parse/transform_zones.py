@@ -87,8 +87,8 @@ class _SearchZone(str):
 class _Choice:
     """Internal: what "choose" picks — ``kind`` object|type|name and the object words."""
 
-    def __init__(self, kind, obj):
-        self.kind, self.obj = kind, obj
+    def __init__(self, kind, obj, extra=None):
+        self.kind, self.obj, self.extra = kind, obj, extra or {}
 
 
 @v_args(meta=True)
@@ -177,7 +177,7 @@ class ZoneRules(Transformer):
         c = _first(ch, _Choice)
         if c is None:
             return A.Action("choose", obj=_first(ch, A.Obj), text=self._t(meta))
-        return A.Action("choose", obj=c.obj, extra={"choice": c.kind}, text=self._t(meta))
+        return A.Action("choose", obj=c.obj, extra={"choice": c.kind, **c.extra}, text=self._t(meta))
 
     def cw_obj(self, meta, ch):
         return _Choice("object", _first(ch, A.Obj))
