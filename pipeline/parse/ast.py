@@ -763,6 +763,27 @@ class LevelBlock(Node):
 
 
 @dataclass
+class StationLevel(Node):
+    """A station symbol's striation, "7+ | Flying" (CR 721.2: a static ability that gives the
+    permanent the abilities of its striation while it has ``threshold`` or more charge counters,
+    CR 721.2a): ``threshold`` the symbol's number, ``body`` the ability printed beside it (a
+    KeywordLine, Activated, Triggered or Static body, parsed as any ability line)."""
+    threshold: int
+    body: Node
+
+
+@dataclass
+class Sticker(Node):
+    """One sticker of an Unfinity sticker sheet, "{TK}{TK} — Deathtouch" / "{TK}{TK} — 5/1"
+    (CR 123.1: ability and power/toughness stickers; CR 123.3c, 107.17a: its ticket cost):
+    ``tickets`` the number of {TK} symbols, ``pt`` the P/T of a power and toughness sticker
+    (else None), ``body`` the ability of an ability sticker (else None)."""
+    tickets: int
+    pt: str | None = None
+    body: Node | None = None
+
+
+@dataclass
 class ClassLevel(Node):
     """Class level-up line "{2}{G}: Level 2" (CR 716.2): cost and level."""
     cost: Node

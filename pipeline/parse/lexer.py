@@ -73,6 +73,11 @@ _NUMBER_WORDS = frozenset({"x", "one", "two", "three", "four", "five", "six", "s
 
 _SYMBOLS = {"{t}": "TAP_SYM", "{q}": "UNTAP_SYM", "{e}": "ENERGY_SYM"}
 
+#: verbs that start a predicate joined to the subject of the clause before ("Enchanted creature gets
+#: +2/+2, has flying, and can't block"): singular and plural forms (CR 613 continuous effects)
+PREDICATE_VERBS = ("has", "have", "is", "are", "gets", "get", "gains", "gain", "loses", "lose", "can't", "can",
+                   "attacks", "attack", "blocks", "block", "doesn't", "don't", "must", "assigns", "assign")
+
 #: Words that get a terminal of their own when the parser accepts it and the next words are as
 #: given — where LALR(1) would otherwise settle a shift/reduce conflict the wrong way (an object's
 #: post-modifier "with …"/"that …"/"an opponent …" against what follows the object in a copy
@@ -92,7 +97,10 @@ LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
                                                 "dies", "activate", "activates", "discards", "to")),
     "cast": (("CASTTW", ("this", "way")),),                           # "a spell cast this way" (obj_post)
     # "Add X mana …, where X is …" (mana.lark), not "Add {B}, then …"; "half …, rounded up" (objects.lark)
-    ",": (("WHERECOMMA", ("where", "x")), ("ROUNDCOMMA", ("rounded",))),
+    ",": (("WHERECOMMA", ("where", "x")), ("ROUNDCOMMA", ("rounded",)))
+         # ", has flying, and is a Demon …": a comma before a joined predicate's verb, not one of a
+         # keyword list (grammar/statics.lark PREDCOMMA; LALR(1) would shift the keyword-list comma)
+         + tuple(("PREDCOMMA", pre + (v,)) for v in PREDICATE_VERBS for pre in ((), ("and",))),
     "colors": (("COLORSOF", ("of", "mana", "spent")),),               # "the number of colors of mana spent …"
 }
 
@@ -126,7 +134,7 @@ def _reaches_shift(states: dict, stack: list, term: str) -> bool:
 #: lookahead terminals given only where the parser would shift them after its reductions
 #: (pipeline/parse/lexer.py _reaches_shift): "," before "where X is" of a mana production, the
 #: "and" between two copy exceptions, the "," inside a list of mana symbols (grammar/mana.lark, copy.lark)
-_SHIFT_CHECKED = frozenset({"WHERECOMMA", "ANDX", "MANACOMMA"})
+_SHIFT_CHECKED = frozenset({"WHERECOMMA", "ANDX", "MANACOMMA", "PREDCOMMA"})
 
 
 def split_tokens(text: str) -> Iterator[tuple[str, str, int]]:

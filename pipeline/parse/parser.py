@@ -27,6 +27,10 @@ _LOYALTY_RE = re.compile(r"^([+-]?(?:\d+|X)): ")
 #: A row of a die-roll results table, "1—9 | Copy that card." (CR 706.2).
 _DIE_ROW_RE = re.compile(r"^(\d+)(?:[—-](\d+))? \| ")
 _CLASS_LEVEL_RE = re.compile(r"^(.+): Level (\d+)$")
+#: A station symbol and its striation, "7+ | Flying" (CR 721.2).
+_STATION_RE = re.compile(r"^(\d+)\+ \| (?=\S)")
+#: An Unfinity sticker with its ticket cost, "{TK}{TK} — Deathtouch" (CR 123.1, 123.3c).
+_STICKER_RE = re.compile(r"^((?:\{TK\})+) — (?=\S)")
 _LEVEL_RE = re.compile(r"^LEVEL (\d+)(?:-(\d+)|(\+))$")
 _PT_RE = re.compile(r"^[\d*X+-]+/[\d*X+-]+$")
 _TRIGGER_RE = re.compile(r"^(when|whenever|at)\b", re.I)
@@ -312,6 +316,17 @@ def _parse_body(body: str, type_line: str) -> tuple[A.Node, str]:
         low, high = int(m.group(1)), int(m.group(2) or m.group(1))
         rng = A.DieResult(f"die_result:{m.group(1)}-{m.group(2) or m.group(1)}", low, high)
         return A.Static([A.Sentence(effect, condition=rng)]), "other"
+    m = _STATION_RE.match(body)
+    if m:  # CR 721.2: the striation's ability is an ability line of its own
+        inner, kind = _parse_body(body[m.end():], type_line)
+        return A.StationLevel(int(m.group(1)), inner), kind
+    m = _STICKER_RE.match(body)
+    if m:  # CR 123.1: a power and toughness sticker or an ability sticker, with its ticket cost
+        tickets, rest = m.group(1).count("{"), body[m.end():]
+        if _PT_RE.match(rest):
+            return A.Sticker(tickets, pt=rest), "static"
+        inner, kind = _parse_body(rest, type_line)
+        return A.Sticker(tickets, body=inner), kind
     m = _CLASS_LEVEL_RE.match(body)
     if m:
         cost = parse_segment("start_cost", m.group(1))
@@ -366,6 +381,8 @@ def is_mana_ability(body: A.Node, kind: str, text: str) -> bool:
     add mana; CR 605.1b: a triggered ability without a target that triggers from a mana
     ability and could add mana. ``text`` is the normalised body (quotes ignored)."""
     untargeted = not _TARGET_RE.search(_QUOTE_RE.sub("", text))
+    if isinstance(body, (A.StationLevel, A.Sticker)):  # CR 721.2a: the striation's ability; CR 123.1: an
+        body = body.body                                  # ability sticker's ability, once on an object
     if kind == "activated" and isinstance(body, A.Activated):
         return untargeted and any(_adds_mana(e) for e in body.effect)
     if kind == "triggered" and isinstance(body, A.Triggered):

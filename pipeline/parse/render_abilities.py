@@ -1,5 +1,6 @@
 """Renderers of ability bodies (``grammar/abilities.lark``): activated (CR 602), static
-(CR 604) and spell (CR 608.2) bodies, modal (CR 700.2), chapter (CR 714), class level (CR 716)."""
+(CR 604) and spell (CR 608.2) bodies, modal (CR 700.2), chapter (CR 714), class level (CR 716),
+station striations (CR 721.2) and Unfinity stickers (CR 123.1)."""
 
 from __future__ import annotations
 
@@ -61,6 +62,25 @@ def render_level_block(b: A.LevelBlock, **_) -> str:
             raise NotRendered("LevelBlock:ability")
         lines.append(render_ability(ab))
     return "\n".join(lines)
+
+
+@renders(A.StationLevel)
+def render_station_level(b: A.StationLevel, **_) -> str:
+    """"7+ | Flying" (CR 721.2: the station symbol {N+}, then the striation's ability)."""
+    if b.threshold < 1:
+        raise NotRendered("StationLevel:threshold")
+    return f"{b.threshold}+ | {cap(render(b.body))}"
+
+
+@renders(A.Sticker)
+def render_sticker(s: A.Sticker, **_) -> str:
+    """"{TK}{TK} — Deathtouch", "{TK}{TK}{TK} — 3/6" (CR 123.1 ability and power/toughness
+    stickers; the ticket cost in {TK} symbols, CR 107.17a, 123.3c)."""
+    if s.tickets < 1 or (s.pt is None) == (s.body is None):
+        raise NotRendered("Sticker")
+    if s.pt is not None and not _PT.fullmatch(s.pt):
+        raise NotRendered("Sticker:pt")
+    return "{TK}" * s.tickets + " — " + (s.pt if s.pt is not None else cap(render(s.body)))
 
 
 @renders(A.Chapter)

@@ -152,3 +152,21 @@ def render_skip(a: A.Action, **_) -> str:
         raise NotRendered("Action:skip")
     nxt = "next " if a.extra.get("next") is True else ""
     return f"{subject_verb(a, 'skip', 'skips')} {who} {nxt}{step}"
+
+
+#: designation verbs (the prepared designation: "While it's prepared, you may cast a copy of its
+#: spell", Secrets of Strixhaven reminder text) → (base, third person) wording
+DESIGNATIONS = {"enters_prepared": ("enter prepared", "enters prepared"),  # an enters replacement, CR 614.1c
+                "becomes_prepared": ("become prepared", "becomes prepared")}
+
+
+@renders_verb(*DESIGNATIONS)
+def render_designation(a: A.Action, **_) -> str:
+    """"~ enters prepared", "this creature becomes prepared" — the verb agrees with the subject
+    (``render_effects.subject_verb``); any other field fails the round trip."""
+    from pipeline.parse.render_effects import subject_verb
+
+    extra_keys(a, set())
+    if a.obj is not None or a.amount is not None or a.subject is None:
+        raise NotRendered(f"Action:{a.verb}")
+    return subject_verb(a, *DESIGNATIONS[a.verb])

@@ -320,7 +320,7 @@ def render_is_also(a: A.Action, **_) -> str:
     Rogue, Warrior, and Wizard" (CR 205.1b: types added, the old ones kept)."""
     from pipeline.parse.render_objects import article
 
-    extra_keys(a, {"words", "form", "every", "other_types"})
+    extra_keys(a, {"words", "form", "every", "other_types", "other"})
     if a.obj is not None or a.amount is not None:
         raise NotRendered("Action:is_also")
     who, plural = _subject(a)
@@ -345,6 +345,10 @@ def render_is_also(a: A.Action, **_) -> str:
             what = f"{article(what)} {what}"
     kind = a.extra.get("other_types")
     other = f"{descriptor([kind])} types" if kind else "types"
+    if a.extra.get("other") == "colors_and_types" and not kind:  # CR 105.3 + 205.1b: both kept
+        other = "colors and types"
+    elif "other" in a.extra:
+        raise NotRendered("Action:is_also:other")
     return f"{who} {verb} {what} in addition to {pron} other {other}"
 
 
@@ -435,3 +439,14 @@ def render_attached_to(a: A.Action, **_) -> str:
     if a.obj is None or not isinstance(to, A.Obj) or a.obj is to or a.amount is not None:
         raise NotRendered(a.verb)
     return f"{render(a.obj, role='subject')} is attached to {render(to)}"
+
+
+@renders_verb("goaded")
+def render_goaded(a: A.Action, **_) -> str:
+    """"enchanted creature is goaded" (CR 701.15a: a goaded creature attacks each combat if able and
+    attacks a player other than the goading player if able, CR 701.15b)."""
+    extra_keys(a, set())
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:goaded")
+    who, plural = _subject(a)
+    return f"{who} {'are' if plural else 'is'} goaded"

@@ -1175,13 +1175,6 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
     def c_is(self, meta, ch):
         return A.Action("is", subject=ch[0], extra={"words": ch[1]}, text=self._t(meta))
 
-    def c_is_also(self, meta, ch):
-        extra = {"words": ch[1]}
-        kind = [str(c).lower() for c in ch if isinstance(c, Token) and c.type == "CARDTYPE"]
-        if kind:  # "in addition to its other creature types" (CR 205.1b: only subtypes of that type)
-            extra["other_types"] = kind[-1]
-        return A.Action("is_also", subject=ch[0], extra=extra, text=self._t(meta))
-
     def until_eot(self, meta, ch):
         return A.Duration("until end of turn", A.DurationKind.UNTIL_END_OF_TURN)
 
@@ -1323,7 +1316,7 @@ def _resolve_joined(nodes: list, conjs: list) -> None:
         if joined:
             verb = getattr(node, "_verb", "")
             joined = isinstance(node, A.GrantAbility) or verb in _PREDICATE_VERBS or (
-                verb.endswith("s") and verb not in ("this", "is"))
+                verb.endswith("s") and verb != "this") or verb == "are"
         if joined:
             node.subject = prev
             chain.append(node)

@@ -521,3 +521,28 @@ class StaticRules(Transformer):
         what = "power_toughness" if "and" in lits else ("power" if "power" in lits else "toughness")
         return A.Sentence([A.Action("characteristic", subject=_self_obj(), amount=_first(ch, A.Amount),
                                     extra={"what": what}, text=self._t(meta))])
+
+    # ------------------------------------------------------------ joined predicates (CR 205.1b, 613.1d)
+    def a_is_also_pred(self, meta, ch):
+        """"… and is a Demon in addition to its other types", "… is a black Zombie in addition to its
+        other colors and types" (no subject: the clause before gives it, ``transform._resolve_joined``)
+        → ``Action(is_also, extra.words, extra.form)`` as ``c_is_also``; "colors and types" →
+        ``extra.other = "colors_and_types"`` (CR 105.3 color and CR 205.1b types both kept)."""
+        words = next((c for c in ch if isinstance(c, list)), [])
+        lits = self._lits
+        self._form_used = True
+        form = (["a"] if "a" in lits else []) + (["their"] if "their" in lits else ["it"])
+        extra = {"words": words, "form": form}
+        kind = [str(c).lower() for c in ch if isinstance(c, Token) and c.type == "CARDTYPE"]
+        if kind:  # "in addition to its other creature types" (CR 205.1b: only subtypes of that type)
+            extra["other_types"] = kind[-1]
+        if "color" in lits:
+            extra["other"] = "colors_and_types"
+        return A.Action("is_also", extra=extra, text=self._t(meta))
+
+    def a_is_pred(self, meta, ch):
+        """"… and is a black Zombie" (a type-setting predicate without its subject, CR 205.1a) →
+        ``Action(is, extra.words, extra.form ["a"])`` as ``c_is``."""
+        words = next((c for c in ch if isinstance(c, list)), [])
+        self._form_used = True
+        return A.Action("is", extra={"words": words, "form": ["a"]}, text=self._t(meta))
