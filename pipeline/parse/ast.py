@@ -289,13 +289,18 @@ class Obj(Node):
 #: Qualifiers of an :class:`Obj` that name another object, held in ``Obj.refs`` in order:
 #: "that targets X" (CR 115.1), "other than X", "with the same name as X" (CR 201.2),
 #: "X and Y" (an object list, CR 608.2c), "blocking X" / "blocking or blocked by X" (CR 509.1),
-#: "attached to X" (CR 301.5, 303.4), "dealt damage by X this turn" (CR 120),
+#: "attached to X" (CR 301.5, 303.4), "dealt damage by X this turn" (CR 120), "from among X" (CR 608.2c),
+#: "that shares a creature type / card type / color with X" (CR 205.3, 105.2), the later items of a
+#: list whose items each have a quantifier ("target creature and target land": ``list_and``, one
+#: per later item, the list's last separator; CR 115.3 each "target" is a target of its own),
 #: "with the greatest power among X", "card types among X" (CR 205.2a); and those comparing with a
 #: quantity, whose ref is an :class:`Amount`: "with mana value less than or equal to Q" (``mv_leq``),
 #: "with mana value equal to Q", "with power less than or equal to Q" (CR 202.3, 208.1).
 REF_QUALIFIERS = ("that_targets", "that_targets_only", "other_than", "same_name_as", "and", "blocking",
                   "blocking_or_blocked_by", "attached", "dealt_damage_by", "greatest", "among",
-                  "mv_leq", "mv_equal_to", "power_leq", "power_less_than")
+                  "mv_leq", "mv_equal_to", "power_leq", "power_less_than",
+                  "from_among", "shares_creature_type", "shares_card_type", "shares_color",
+                  "list_and", "list_or", "list_and_or")
 
 
 @dataclass

@@ -69,7 +69,7 @@ ZONES = {
     "exile": "exile", "tp_graveyard": "target player's graveyard", "their_graveyard": "their graveyard",
     "their_hand": "their hand", "that_player_graveyard": "that player's graveyard",
     "owner_graveyard": "its owner's graveyard", "battlefield": "the battlefield",
-    "it": "it", "among_them": "among them",  # "a card from it", "a creature card from among them"
+    "it": "it",  # "a card from it" ("from among them": the post-modifier from_among)
     "opening_hand": "your opening hand",  # CR 103.6 (statics.lark z_opening_hand)
 }
 
@@ -90,6 +90,7 @@ POSTS = {
     "you_cast_this_turn": "you cast this turn", "you_drew_this_turn": "you've drawn this turn",
     "you_dont_own": "you don't own", "dealt_damage_this_way": "dealt damage this way",
     "cast_this_way": "cast this way",  # CR 608.2c
+    "died_this_turn": "that died this turn",  # CR 700.4
     "enchanted_player_controls": "enchanted player controls",  # CR 303.4b "enchanted player"
     "youve_cast": "you've cast this turn",
     "with_different:powers": "with different powers", "with_different:names": "with different names",
@@ -121,6 +122,7 @@ QUANTITY_WORDS = {
     "life_lost_this_way": "the life lost this way",
     "damage_dealt_this_way": "the damage dealt this way",  # CR 120
     "damage_prevented_this_way": "the damage prevented this way",  # CR 615.5
+    "result": "the result",  # of a die roll (CR 706.2)
 }
 
 
@@ -209,6 +211,11 @@ def quantity(amount: A.Amount) -> str:
     ref = amount.ref
     if "stat" in ref.qualifiers:
         return render_obj(ref)
+    if ref.qualifiers[-1:] and ref.qualifiers[-1].startswith("stat:"):
+        # "the power of target creature you control", "the mana value of the exiled card" (copy.lark
+        # qt_stat_of: the characteristic is the last qualifier; CR 208.1, 202.3)
+        of = A.Obj(ref.quantifier, ref.count, list(ref.words), "", ref.qualifiers[:-1], list(ref.refs))
+        return f"the {_stat(ref.qualifiers[-1])} of {render(of)}"
     return "the number of " + render(ref, prep="in")  # (dispatch: an Obj subclass has its own renderer)
 
 
@@ -219,6 +226,14 @@ POST_FORMS = {
     ("chosen", "type"): "of the chosen type", ("chosen", "color"): "of the chosen color",
     ("zone:a_graveyard", "single"): "from a single graveyard",
     ("zone:graveyards", "all"): "all graveyards",
+    ("zone:graveyards", "your+opponent"): "your opponents' graveyards",
+    ("zone:gy_hand", "graveyard+and/or"): "your graveyard and/or hand",  # (objects.lark z_gy_hand: order and separator)
+    ("zone:gy_hand", "graveyard+or"): "your graveyard or hand",
+    ("zone:gy_hand", "hand+or"): "your hand or graveyard",
+    ("thats", "attacking"): "that's attacking", ("thats", "blocking"): "that's blocking",  # CR 506.4
+    ("thats", "attacking+or+blocking"): "that's attacking or blocking",
+    ("without_paying", "it"): "without paying its mana cost",  # CR 118.9
+    ("without_paying", "their"): "without paying their mana costs",
     ("named:~", "not"): "not named ~",
     ("youve_cast", "before+it"): "you've cast before it this turn",
     ("from_anywhere_but_hand", "your"): "from anywhere other than your hand",  # CR 601.2a
@@ -239,14 +254,17 @@ HAND_OF_FORMS = {"that+player": "that player's hand", "target+player": "target p
                  "it+owner": "its owner's hand"}
 
 #: zones read only after "from" ("a card from it", "from among them", CR 400.11 outside the game)
-FROM_ZONES = {"it": "it", "among_them": "among them", "outside_game": "outside the game"}
+FROM_ZONES = {"it": "it", "outside_game": "outside the game"}
 
 
-def posts(quals: list[str], words: list[str], prep: str | None = None, refs: list | None = None) -> list[str]:
+def posts(quals: list[str], words: list[str], prep: str | None = None, refs: list | None = None,
+          plural: bool | None = None) -> list[str]:
     """Post-modifiers in order; a ``form:`` qualifier is read with the one before it
     (:data:`POST_FORMS`), any other form fails the round trip (``Obj:post=form``). ``refs``: the
     objects the qualifiers of :data:`ast.REF_QUALIFIERS` name, one each in order (``Obj.refs``);
-    a missing or an unused one fails the round trip (``Obj:refs``)."""
+    a missing or an unused one fails the round trip (``Obj:refs``). ``plural``: the number of the
+    object that holds them, for a post-modifier whose verb agrees with it (:data:`SHARES`; None:
+    not known, such a post-modifier is not rendered)."""
     out = []
     pending = list(refs or [])
     i = 0
@@ -257,7 +275,11 @@ def posts(quals: list[str], words: list[str], prep: str | None = None, refs: lis
         if q in A.REF_QUALIFIERS:
             if not pending:
                 raise NotRendered("Obj:refs")
-            out.append(_ref_post(q, pending.pop(0), form))
+            ref = pending.pop(0)
+            if q in SHARES and form is None and isinstance(ref, A.Obj) and plural is not None:
+                out.append(f"that {'share' if plural else 'shares'} {SHARES[q]} with {render_obj(ref)}")
+                continue
+            out.append(_ref_post(q, ref, form))
         else:
             out.append(_post(q, words, prep, form))
     if pending:
@@ -277,7 +299,12 @@ REF_POSTS = {
     "attached": "attached to",  # CR 301.5, 303.4
     "greatest": "with the greatest power among",
     "power_less_than": "with power less than",  # "with power less than ~'s power" (CR 208.1)
+    "from_among": "from among",  # "a creature card from among them" (CR 608.2c)
 }
+
+#: "that shares a creature type with it" (CR 205.3, 105.2): qualifier → what is shared; the verb
+#: agrees with the object that holds the qualifier ("creatures that share …")
+SHARES = {"shares_creature_type": "a creature type", "shares_card_type": "a card type", "shares_color": "a color"}
 
 
 #: post-modifiers comparing with a quantity (an Amount ref) → their words before it (CR 202.3, 208.1)
@@ -312,6 +339,10 @@ def _post(q: str, words: list[str], prep: str | None = None, form: str | None = 
         if q.startswith("power:") and form == "toughness":  # "with power or toughness 4 or greater"
             return _post(q, words, prep).replace("with power ", "with power or toughness ", 1)
         phrase = POST_FORMS.get((q, form))
+        whose, _, zone = form.partition("+")
+        if q in ("zone:controller_hand", "zone:controller_graveyard") and zone == q[len("zone:controller_"):] \
+                and whose in _PRONOUN_FORMS:  # "in its controller's graveyard" (zones.lark z_controller_zone, CR 109.4)
+            phrase = f"{_PRONOUN_FORMS[whose]} controller's {zone}"
         if q.startswith("zone:hand_of:"):  # "cards in that player's hand" (the form names the player)
             phrase = HAND_OF_FORMS.get(form)
         if phrase is None:
@@ -367,6 +398,18 @@ def _post(q: str, words: list[str], prep: str | None = None, form: str | None = 
             raise NotRendered(f"Obj:post={name}")
         text = " ".join(words)
         return f"of {article(text)} {text}" if name == "of_a" else f"of {text}"
+    if name == "extreme" and arg.partition(":")[0] in ("greatest", "least") and arg.partition(":")[2] in NUMERIC_STATS:
+        # "the creature with the greatest mana value", "the creature with the least power" (CR 208.1, 202.3)
+        word, _, stat = arg.partition(":")
+        return f"with the {word} {stat}"
+    if name in ("total", "total_power"):
+        # "with total mana value 6 or less" (transform_objects.p_total_stat), "with total power 8 or
+        # greater" (conditions.lark p_total_power): the sum over the objects (CR 202.3, 208.1)
+        parts = arg.rsplit(":", 2) if name == "total" else ["power"] + arg.rsplit(":", 1)
+        if len(parts) != 3 or parts[0] not in NUMERIC_STATS or parts[2] not in ("<=", ">=") \
+                or not (parts[1].isdigit() or parts[1] == "X"):
+            raise NotRendered(f"Obj:post={name}")
+        return f"with total {parts[0]} {parts[1]} or {'less' if parts[2] == '<=' else 'greater'}"
     if name == "isnt" and arg in _ISNT_WORDS:  # "target permanent that isn't enchanted"
         return f"that isn't {arg}"
     if name == "from_source" and arg:  # "activated ability from an artifact source" (CR 113.7: its source)
@@ -426,6 +469,8 @@ def is_plural(obj) -> bool:
         return True
     if obj.qualifiers[:1] == ["each_of"]:  # "each of them" is singular
         return False
+    if obj.qualifiers[:1] == ["list_and"]:  # "target creature and target land" (two objects)
+        return True
     if obj.qualifiers[:1] == ["n_of"]:  # "one of them" / "two of them"
         return not (obj.count is not None and obj.count.kind == "fixed" and obj.count.value == 1)
     if obj.quantifier in ("them", "all", "all_other", "those", "other", "both"):  # singular: "another"
@@ -467,7 +512,9 @@ def _possessive(obj: A.Obj) -> str:
         elif head not in _OWNER_WORDS:
             raise NotRendered("Obj:poss")
     if obj.words or obj.quantifier is not None or inner:
-        if forms or kind == "its":
+        if kind != "its" and forms and obj.qualifiers[-1:] == [rest[-1]]:
+            inner = list(obj.qualifiers[1:-1])  # the owner's own forms ("that spell or ability's controller")
+        elif forms or kind == "its":
             raise NotRendered("Obj:post=form")
         owner = A.Obj(obj.quantifier, obj.count, list(obj.words), "", inner, list(obj.refs))
         who = render_obj(owner)
@@ -518,14 +565,22 @@ def render_obj(obj: A.Obj, role: str = "object", prep: str | None = None, **_) -
     quals = list(obj.qualifiers)
     if quals and quals[0] in ("its", "stat", "poss"):
         return _possessive(obj)
-    if quals and quals[0] == "self_or_other" and obj.words[:1] == ["~"] and q in QUANTIFIERS:
+    if quals and quals[0] == "self_or_other" and obj.words[:1] == ["~"] and (q in QUANTIFIERS or q == "a"):
         rest = A.Obj(q, obj.count, obj.words[1:], "", quals[1:], list(obj.refs))
         return "~ or " + render_obj(rest)  # "~ or another creature"
     head = ""
+    if q == "target" and obj.count is not None and obj.count.kind == "one_to" and obj.words:
+        return _one_to_n_targets(obj, quals, prep)  # "one or two targets" (before the bases: any_target)
+    if q == "any_number" and obj.count is None and obj.words == ["targets"] and quals[:1] == ["any_target"]:
+        # "divided as you choose among any number of targets" (CR 601.2d)
+        return " ".join(["any number of targets"] + posts(quals[1:], ["any"], prep, obj.refs))
     if quals and quals[0] in BASES:
         if obj.words or q is not None:
             raise NotRendered("Obj:base")
         head = BASES[quals.pop(0)]
+        if head == "that spell" and quals[:1] == ["form:or+ability"]:  # "that spell or ability" (CR 113.1)
+            head += " or ability"
+            quals.pop(0)
         return " ".join([head] + posts(quals, [], refs=obj.refs))
     if quals and quals[0] == "any_number" and q is None and obj.words:  # CR 601.2c "any number of"
         quals.pop(0)
@@ -534,6 +589,9 @@ def render_obj(obj: A.Obj, role: str = "object", prep: str | None = None, **_) -
             quals.pop(0)
             head += " target"
         return " ".join([head, descriptor(obj.words)] + posts(quals, [head], prep, obj.refs))
+    if quals[:1] == ["chosen"] and q is None and not obj.words and quals[1:2] in (["form:player"], ["form:permanent"]):
+        # "the chosen player" (objects.lark o_chosen)
+        return " ".join(["the chosen", quals[1][5:]] + posts(quals[2:], ["the"], prep, obj.refs))
     if quals and quals[0] == "chosen" and q is None and obj.words and quals[1:2] != ["form:type"] \
             and quals[1:2] != ["form:color"]:  # "the chosen creature" (o_chosen)
         return " ".join(["the chosen", descriptor(obj.words)] + posts(quals[1:], ["the"], prep, obj.refs))
@@ -558,8 +616,6 @@ def render_obj(obj: A.Obj, role: str = "object", prep: str | None = None, **_) -
         if owner not in ("the", "your"):
             raise NotRendered("Obj:post=form")
         return " ".join([owner, "next", descriptor(obj.words)] + posts(quals[2:], [owner], prep, obj.refs))
-    if q == "target" and obj.count is not None and obj.count.kind == "one_to" and obj.words:
-        return _one_to_n_targets(obj, quals, prep)
     if quals and quals[0] == "that_creature":
         quals.pop(0)
         parts = ["that"]
@@ -597,8 +653,24 @@ def render_obj(obj: A.Obj, role: str = "object", prep: str | None = None, **_) -
     if quals and quals[0] in ("desc",):
         quals.pop(0)
     parts.append(descriptor(obj.words))
-    parts += posts(quals, parts, prep, obj.refs)
+    refs = list(obj.refs)
+    n_items = next((i for i, x in enumerate(quals) if x not in LIST_SEPARATORS), len(quals))
+    if n_items:  # "target creature and target land", "a white card, a blue card, …, and a green card"
+        seps = set(quals[:n_items])
+        if len(seps) != 1 or len(refs) < n_items or not all(isinstance(r, A.Obj) for r in refs[:n_items]):
+            raise NotRendered("Obj:list")
+        items = [" ".join(parts)] + [render_obj(r, role=role, prep=prep) for r in refs[:n_items]]
+        sep = LIST_SEPARATORS[quals[0]]
+        parts = [f"{items[0]} {sep} {items[1]}" if len(items) == 2
+                 else ", ".join(items[:-1]) + f", {sep} {items[-1]}"]
+        quals, refs = quals[n_items:], refs[n_items:]
+    parts += posts(quals, parts, prep, refs, plural=is_plural(obj))
     return " ".join(parts)
+
+
+#: the later items of an object list (transform._mk_obj: qualifier per item, the item in refs) → the
+#: separator written before the last item (CR 115.3: "target creature and target land" = two targets)
+LIST_SEPARATORS = {"list_and": "and", "list_or": "or", "list_and_or": "and/or"}
 
 
 @renders(A.Amount)
@@ -610,3 +682,15 @@ def render_amount(amount: A.Amount, **_) -> str:
 renders_verb("quantity:devotion", "quantity:times_kicked", "quantity:total", "quantity:greatest",
              "quantity:total_number", "quantity:greatest_number", "quantity:colors_spent",
              *("quantity:" + n for n in QUANTITY_WORDS))(_render_quantity)
+
+
+@renders(A.WhereX)
+def render_where_x(w: A.WhereX, **_) -> str:
+    """"where X is the number of tapped creatures you control" (CR 107.3a: X defined by the
+    ability's text) as one part of a sentence, joined by the comma the sentence keeps ("Search
+    your library for up to X basic land cards, where X is …, put those cards onto the battlefield
+    …"); a trailing one is written by render_effects.render_sentence."""
+    if w.variable != "X":
+        raise NotRendered("WhereX")
+    d = w.definition
+    return "where X is " + (quantity(d) if isinstance(d, A.Amount) else render(d))

@@ -257,7 +257,11 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
         return [c for c in ch if isinstance(c, str)]
 
     def dlist(self, meta, ch):
-        words: list[str] = []
+        """Type words of one or more items ("artifact, creature, or enchantment"), the separators
+        as "or" / "and" / "and/or"; a later item's quantifier ("target creature and target land")
+        as its rule name, and kept (:class:`_DList`.quants) for :meth:`_mk_obj`, which makes that
+        item an object of its own."""
+        words = _DList()
         after_quant = False
         sep = "or"
         for c in ch:
@@ -266,6 +270,7 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
                 sep = word if word in ("and", "and/or") else "or"
             elif isinstance(c, _Quant):  # "another creature or a Treasure": quantifier of a later item
                 words.append(sep)
+                words.quants[len(words)] = c
                 words.append(c.name)
                 after_quant = True
             elif isinstance(c, list):
@@ -295,9 +300,17 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
             count = None
             words: list[str] = []
             out = A.Obj(None, None, words, self._t(meta))
+            later = []
             for c in ch:
                 if isinstance(c, _Quant):
                     quant, count = c.name, c.count
+                elif isinstance(c, _DList) and c.quants and kind in ("desc", "any_number"):
+                    # "target creature and target land", "an artifact or another creature" (CR 115.3:
+                    # each "target" is a target of its own): each later item is an object of its own
+                    head, items = c.items()
+                    words.extend(head)
+                    sep = c[max(c.quants) - 1]  # (the separator before the last item: "A, B, and C")
+                    later += [(sep, q, w) for q, w in items]
                 elif isinstance(c, list):
                     words.extend(x for x in c if isinstance(x, str))
                 elif isinstance(c, A.Amount):
@@ -322,6 +335,10 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
             elif kind not in ("desc",):
                 out.qualifiers.insert(0, kind)
             out.quantifier, out.count = quant, count
+            for sep, q, w in later:  # qualifier list_and / list_or / list_and_or, the item in refs
+                if not w:
+                    raise ValueError("list item without words")
+                take_posts(out, [ref_post("list_" + sep.replace("/", "_"), A.Obj(q.name, q.count, w, ""))])
             return out
         return f
 
@@ -393,7 +410,7 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
         locals()["p_" + _n] = _post(_n)
     for _n in ("your_graveyard", "a_graveyard", "graveyards", "your_hand", "your_library", "exile",
                "opp_graveyard", "tp_graveyard", "their_graveyard", "their_hand", "that_player_graveyard",
-               "owner_graveyard", "gy_hand", "battlefield", "it", "among_them"):
+               "owner_graveyard", "battlefield", "it"):  # (z_gy_hand: transform_objects)
         locals()["z_" + _n] = (lambda n: (lambda self, meta, ch: n))(_n)
     del _n
 
@@ -1475,6 +1492,26 @@ class _StepTime(_Generic):
 class _Quant:
     def __init__(self, name, count):
         self.name, self.count = name, count
+
+
+class _DList(list):
+    """The words of a ``dlist`` (ToAst.dlist): ``quants`` maps the index of a later item's
+    quantifier name to its :class:`_Quant`."""
+
+    def __init__(self, *a):
+        super().__init__(*a)
+        self.quants: dict[int, _Quant] = {}
+
+    def items(self):
+        """(words before the first quantified item, [(quantifier, words) of each later quantified
+        item]) — an item without a quantifier stays in the words of the one before it."""
+        cuts = sorted(self.quants)
+        head = list(self[:cuts[0] - 1]) if cuts else list(self)
+        later = []
+        for k, i in enumerate(cuts):
+            end = cuts[k + 1] - 1 if k + 1 < len(cuts) else len(self)
+            later.append((self.quants[i], list(self[i + 1:end])))
+        return head, later
 
 
 class _Name:

@@ -34,6 +34,9 @@ class ObjectRules(Transformer):
         cnt_text = text[:len(text) - len(text.split()[-1]) - 1]
         if cnt_text.endswith(" target"):
             cnt_text = cnt_text[:-len(" target")]
+        if "target" in self._raw_lits:  # "one or two target creatures" (the word written, not "targets")
+            quals.append("form:target")
+        self._form_used = True
         return A.Obj("target", A.Amount("one_to", value=nums[-1].value, text=cnt_text), words, text, quals)
 
     def o_n_of(self, meta, ch):
@@ -57,6 +60,18 @@ class ObjectRules(Transformer):
         return _Quant("up_to_other_target", _first(ch, A.Amount))
 
 
+    def z_gy_hand(self, meta, ch):
+        """"your hand or graveyard", "your graveyard and/or hand" (CR 400.1: two zones of one
+        player): zone ``gy_hand`` with the form [first zone, separator] ("hand", "or"), the order
+        and the separator as written (render_objects.POST_FORMS)."""
+        from pipeline.parse.qualifiers import FormStr
+
+        words = self._low(meta).split()
+        out = FormStr("gy_hand")
+        out.form = [words[1], words[2]]
+        self._form_used = True
+        return out
+
     # ------------------------------------------------------------ post-modifiers
     def p_mv_equal(self, meta, ch):  # "with mana value equal to the number of charge counters on ~" (CR 202.3)
         return ref_post("mv_equal_to", _first(ch, A.Amount))
@@ -70,6 +85,55 @@ class ObjectRules(Transformer):
     def p_from_source(self, meta, ch):  # "an activated ability from an artifact source" (CR 113.7)
         words = next((c for c in ch if isinstance(c, list)), [])
         return "from_source:" + ",".join(words)
+
+    def p_from_among(self, meta, ch):  # "a creature card from among them", "… from among cards exiled with ~" (CR 608.2c)
+        return ref_post("from_among", _first(ch, A.Obj))
+
+    def p_died_this_turn(self, meta, ch):  # "each creature that died this turn" (CR 700.4: put into a graveyard from the battlefield)
+        return "died_this_turn"
+
+    def p_shares_with(self, meta, ch):
+        """"a creature card that shares a creature type with it", "each other creature that shares
+        a color with it" (CR 205.3, 105.2): qualifier ``shares_with:<what>`` (creature_type,
+        card_type, color) with the other object in ``refs``; "share" (a plural subject) or
+        "shares" is the agreement the renderer writes from the object's number."""
+        what = next((c for c in ch if isinstance(c, _Shared)), None)
+        if what is None:
+            raise ValueError("p_shares_with: no quality")
+        return ref_post("shares_" + what, _first(ch, A.Obj))
+
+    def share_verb(self, meta, ch):  # (the agreement is written from the object's number)
+        return None
+
+    def sq_creature_type(self, meta, ch):
+        return _Shared("creature_type")
+
+    def sq_card_type(self, meta, ch):
+        return _Shared("card_type")
+
+    def sq_color(self, meta, ch):
+        return _Shared("color")
+
+    def p_greatest_stat(self, meta, ch):
+        """"the creature they control with the greatest mana value", "the creature with the least
+        power" (CR 208.1, 202.3): qualifier ``extreme:<greatest|least>:<stat>``, no object compared
+        among (the object itself names the set)."""
+        stat = self._stat_of(ch)
+        if stat is None:
+            raise ValueError("p_greatest_stat: no characteristic")
+        self._form_used = True
+        return f"extreme:{'least' if 'least' in self._lits else 'greatest'}:{stat}"
+
+    def p_total_stat(self, meta, ch):
+        """"any number of creature cards with total mana value 6 or less", "… with total power 4 or
+        less" (CR 202.3, 208.1: the sum over the objects chosen): qualifier
+        ``total:<stat>:<n>:<= | >=``."""
+        stat, n = ("mana value" if "value" in self._lits else "power"), _first(ch, A.Amount)
+        if stat is None or n is None or n.ref is not None or (n.value is None and not n.variable):
+            raise ValueError("p_total_stat: no characteristic or number")
+        self._form_used = True
+        cmp = "<=" if "less" in self._lits else ">="
+        return f"total:{stat}:{n.value if n.value is not None else n.variable}:{cmp}"
 
     def p_blocking_rel(self, meta, ch):  # "each creature blocking it" (CR 509.1), as p_blocking
         return ref_post("blocking", _first(ch, A.Obj))
@@ -191,5 +255,9 @@ class ObjectRules(Transformer):
     def qt_colors_spent(self, meta, ch):  # "the number of colors of mana spent to cast ~" (CR 601.2h)
         return self._quantity(meta, "colors_spent", obj=_first(ch, A.Obj))
 
-    def qt_result(self, meta, ch):  # the result of a die roll or a coin flip (CR 706)
-        return A.Amount("equal_to", ref=A.Text("result"), text=self._t(meta))
+    def qt_result(self, meta, ch):  # "where X is the result" of a die roll (CR 706.2: the result after modifiers)
+        return self._quantity(meta, "result")
+
+
+class _Shared(str):
+    """What "that shares … with" names (objects.lark shared_quality): creature_type, card_type, color."""
