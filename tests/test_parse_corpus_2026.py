@@ -21,9 +21,9 @@ from pipeline.serve.coverage import is_traditional, record_faces, summarize
 ORACLE_2026 = Path(__file__).parents[1].parent / "shared" / "corpus" / "oracle-2026" / "cards-2026.jsonl.gz"
 
 FLOORS = {
-    "faces": 0.704,       # 19,726 / 28,007 after the lead merge of 2026-12-02 09:15 (19,096 before) (0.509 at b7e3469, 13.1% when the renderer landed)
+    "faces": 0.711,       # 19,934 / 28,007 after the g-objects merge (19,726 at 09:15, 19,096 before) (0.509 at b7e3469, 13.1% when the renderer landed)
     "mana_lines": 0.917,  # 2,025 / 2,207
-    "copy_lines": 0.629,  # 379 / 602
+    "copy_lines": 0.632,  # 381 / 602
     "keyword_lines": 0.994,  # 11,934 / 12,000
 }
 

@@ -226,7 +226,10 @@ def test_damage_to_each_creature_and_each_player():  # Pestilence (ANDLIST)
             "Pestilence deals 1 damage to each creature and each player.")
     ab = _line(text, "Pestilence", "Enchantment", 1)
     (act,) = _actions(ab, "damage")
-    assert act.obj.quantifier == "each" and act.obj.words == ["creature", "and", "each", "player"]
+    # audit cause A1: the later item with its own determiner is an Obj of its own (CR 115.3 reads each "target" apart)
+    assert act.obj.quantifier == "each" and act.obj.words == ["creature"] and "list_and" in act.obj.qualifiers
+    (player,) = act.obj.refs
+    assert player.quantifier == "each" and player.words == ["player"]
 
 
 def test_destroy_all_artifacts_and_enchantments():  # Purify
