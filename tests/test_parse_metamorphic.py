@@ -268,6 +268,19 @@ PAIRS = [
     ("A1 an artifact or another creature / an artifact or creature",
      ("Malevolent Noble", "Sacrifice an artifact or another creature"),
      ("Deadly Dispute", "sacrifice an artifact or creature"), "ActionCost", ()),
+    # mana (CR 106.6, 608.2d) and counters (CR 122.1, 122.5), zones (CR 404.1)
+    ("you may add / add (CR 608.2d)", ("Thran Turbine", "you may add {C}{C}"), ("Sol Ring", "Add {C}{C}"),
+     "AddMana", ("restrictions",)),
+    ("mana rider if / when (additional effect / delayed trigger, CR 106.6, 603.7a)",
+     ("Animal Attendant", "If that mana is spent to cast"), ("Primal Wellspring", "When that mana is spent to cast"),
+     "ManaRestriction", ("uses", "effect")),
+    ("a counter of any kind / a -1/-1 counter (CR 122.1)", ("Spinal Parasite", "Remove a counter from target permanent."),
+     ("Woeleecher", "Remove a -1/-1 counter from target creature."), "remove_counters", ("obj",)),
+    ("move a counter / a +1/+1 counter (CR 122.5)", ("Leech Bonder", "Move a counter from target creature onto"),
+     ("Simic Guildmage", "Move a +1/+1 counter from target creature onto"), "move_counters", ("extra.onto",)),
+    ("from each graveyard / your graveyard (CR 404.1)",
+     ("Summon: Esper Valigarmanda", "Exile an instant or sorcery card from each graveyard."),
+     ("Tome Shredder", "Exile an instant or sorcery card from your graveyard"), "Obj", ()),
 ]
 
 
