@@ -73,6 +73,10 @@ _NUMBER_WORDS = frozenset({"x", "one", "two", "three", "four", "five", "six", "s
 
 _SYMBOLS = {"{t}": "TAP_SYM", "{q}": "UNTAP_SYM", "{e}": "ENERGY_SYM"}
 
+#: verbs of a predicate joined to the clause before ("gets +2/+2, gains flying, and becomes …"): "and" / ","
+#: before them is the clause conjunction ANDV / COMMAV (grammar/effects.lark), not a keyword or type list's
+_PREDICATE_VERBS = ("gains", "gain", "gets", "get", "loses", "lose", "becomes", "become", "has", "have", "can't")
+
 #: Words that get a terminal of their own when the parser accepts it and the next words are as
 #: given — where LALR(1) would otherwise settle a shift/reduce conflict the wrong way (an object's
 #: post-modifier "with …"/"that …"/"an opponent …" against what follows the object in a copy
@@ -84,7 +88,9 @@ LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "that": (("THATMANY", ("many", "times")),),                       # Twinning Staff
     "loyalty": (("LOYALTYW", ("ability",)), ("LOYALTYW", ("abilities",))),  # "a loyalty ability" (not a counter)
     "and": (("ANDCAST", ("you", "may", "cast", "the", "copy")),) +    # God-Eternal Kefnet
-           tuple(("ANDX", (w,)) for w in ("it", "they", "is", "has", "it's", "they're")),  # copy exceptions
+           tuple(("ANDX", (w,)) for w in ("it", "they", "is", "has", "it's", "they're")) +  # copy exceptions
+           # a joined predicate after a keyword or type list (effects.lark conj): "loses defender and gains flying"
+           tuple(("ANDV", (w,)) for w in _PREDICATE_VERBS),
     # "each creature blocking it" (a relation, not the type word "blocking"; declared in objects.lark)
     "blocking": tuple(("BLOCKINGREL", (w,)) for w in ("it", "~", "or", "him", "them")),
     # "or" joining two conditions/events after an object (conditions.lark): "you control a Desert or there is …"
@@ -92,7 +98,8 @@ LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
                                                 "dies", "activate", "activates", "discards", "to")),
     "cast": (("CASTTW", ("this", "way")),),                           # "a spell cast this way" (obj_post)
     # "Add X mana …, where X is …" (mana.lark), not "Add {B}, then …"; "half …, rounded up" (objects.lark)
-    ",": (("WHERECOMMA", ("where", "x")), ("ROUNDCOMMA", ("rounded",))),
+    ",": (("WHERECOMMA", ("where", "x")), ("ROUNDCOMMA", ("rounded",))) +
+         tuple(("COMMAV", (w,)) for w in _PREDICATE_VERBS) + tuple(("COMMAV", ("and", w)) for w in _PREDICATE_VERBS),
     "colors": (("COLORSOF", ("of", "mana", "spent")),),               # "the number of colors of mana spent …"
 }
 
@@ -126,7 +133,7 @@ def _reaches_shift(states: dict, stack: list, term: str) -> bool:
 #: lookahead terminals given only where the parser would shift them after its reductions
 #: (pipeline/parse/lexer.py _reaches_shift): "," before "where X is" of a mana production, the
 #: "and" between two copy exceptions, the "," inside a list of mana symbols (grammar/mana.lark, copy.lark)
-_SHIFT_CHECKED = frozenset({"WHERECOMMA", "ANDX", "MANACOMMA"})
+_SHIFT_CHECKED = frozenset({"WHERECOMMA", "ANDX", "MANACOMMA", "ANDV", "COMMAV"})
 
 
 def split_tokens(text: str) -> Iterator[tuple[str, str, int]]:

@@ -88,12 +88,18 @@ def _joined_parts(effects: list, **ctx) -> list[str]:
         subj = getattr(e, "subject", None)
         joined = i > 0 and subj is not None and getattr(effects[i - 1], "subject", None) is subj
         nxt = effects[i + 1] if i + 1 < len(effects) else None
-        node = e
-        if (nxt is not None and subj is not None and getattr(nxt, "subject", None) is subj
-                and isinstance(e, A.Action) and "duration" in e.extra and _duration_of(nxt) == _duration_of(e)):
+        node, nctx = e, ctx
+        shared = (nxt is not None and subj is not None and getattr(nxt, "subject", None) is subj
+                  and _duration_of(nxt) == _duration_of(e))
+        if shared and isinstance(e, A.Action) and "duration" in e.extra:
             node = copy.copy(e)
             node.extra = {k: v for k, v in e.extra.items() if k != "duration"}
-        text = render(node, **ctx)
+        elif shared and isinstance(e, A.GrantAbility) and e.duration is not None and not is_perpetual(e):
+            # "gains flying and gets +1/+1 until end of turn": the grant is one-shot ("gains", CR 611.2a)
+            node = copy.copy(e)
+            node.duration = None
+            nctx = {**ctx, "timed": True}
+        text = render(node, **nctx)
         if joined:
             prefix = render(subj, role="subject") + " "
             if _optional(e) and _optional(effects[i - 1]):  # "you may X and Y": one "may" (CR 608.2d)
