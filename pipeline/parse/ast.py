@@ -86,6 +86,26 @@ class DelayedTime(str, Enum):
     NEXT_CLEANUP = "next_cleanup_step"         # "at the beginning of the next cleanup step" (CR 514)
 
 
+#: the wording of each DelayedTime (CR 603.7), read by the transformer (transform_conditions.dt2_at)
+#: and written by the renderer (render_conditions.render_delayed)
+DELAYED_WORDS = {
+    DelayedTime.NEXT_END_STEP: "at the beginning of the next end step",
+    DelayedTime.END_STEP: "at the beginning of the end step",
+    DelayedTime.NEXT_UPKEEP: "at the beginning of the next turn's upkeep",
+    DelayedTime.YOUR_NEXT_UPKEEP: "at the beginning of your next upkeep",
+    DelayedTime.END_OF_COMBAT: "at end of combat",
+    DelayedTime.THAT_TURN_END_STEP: "at the beginning of that turn's end step",
+    DelayedTime.THAT_TURN_UPKEEP: "at the beginning of that turn's upkeep",
+    DelayedTime.YOUR_NEXT_END_STEP: "at the beginning of your next end step",
+    DelayedTime.YOUR_NEXT_MAIN: "at the beginning of your next main phase",
+    DelayedTime.YOUR_NEXT_PRECOMBAT_MAIN: "at the beginning of your next precombat main phase",
+    DelayedTime.YOUR_NEXT_DRAW_STEP: "at the beginning of your next draw step",
+    DelayedTime.NEXT_COMBAT: "at the beginning of the next combat",
+    DelayedTime.NEXT_UPKEEP_STEP: "at the beginning of the next upkeep",
+    DelayedTime.NEXT_CLEANUP: "at the beginning of the next cleanup step",
+}
+
+
 class Destination(str, Enum):
     """Closed list of destinations of "return … to …" (effects.lark ``dest``; CR 400.1 zones).
     JSON: the value."""

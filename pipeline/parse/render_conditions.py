@@ -193,30 +193,11 @@ def render_damage_would(a: A.Action, **_) -> str:
     return f"damage would be dealt to {render(a.obj)}"
 
 
-#: times of delayed triggered abilities (CR 603.7) → words
-DELAYED_WORDS = {
-    A.DelayedTime.NEXT_END_STEP: "at the beginning of the next end step",
-    A.DelayedTime.END_STEP: "at the beginning of the end step",
-    A.DelayedTime.NEXT_UPKEEP: "at the beginning of the next turn's upkeep",
-    A.DelayedTime.YOUR_NEXT_UPKEEP: "at the beginning of your next upkeep",
-    A.DelayedTime.END_OF_COMBAT: "at end of combat",
-    A.DelayedTime.THAT_TURN_END_STEP: "at the beginning of that turn's end step",
-    A.DelayedTime.THAT_TURN_UPKEEP: "at the beginning of that turn's upkeep",
-    A.DelayedTime.YOUR_NEXT_END_STEP: "at the beginning of your next end step",
-    A.DelayedTime.YOUR_NEXT_MAIN: "at the beginning of your next main phase",
-    A.DelayedTime.YOUR_NEXT_PRECOMBAT_MAIN: "at the beginning of your next precombat main phase",
-    A.DelayedTime.YOUR_NEXT_DRAW_STEP: "at the beginning of your next draw step",
-    A.DelayedTime.NEXT_COMBAT: "at the beginning of the next combat",
-    A.DelayedTime.NEXT_UPKEEP_STEP: "at the beginning of the next upkeep",
-    A.DelayedTime.NEXT_CLEANUP: "at the beginning of the next cleanup step",
-}
-
-
 @renders(A.Delayed)
 def render_delayed(d: A.Delayed, **_) -> str:
     if d.kind is None:
         raise NotRendered("Delayed")
-    return DELAYED_WORDS[A.DelayedTime(d.kind)]
+    return A.DELAYED_WORDS[A.DelayedTime(d.kind)]
 
 
 #: whose turn a "During …'s turn, …" sentence applies in (CR 500: turns) → words

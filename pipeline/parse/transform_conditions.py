@@ -345,10 +345,8 @@ class ConditionRules(Transformer):
         """"At the beginning of that turn's end step" as a lead: the time of a delayed triggered
         ability (CR 603.7) — ``Delayed(kind)`` (``ast.DelayedTime``), else ``Action("event:step",
         extra={step, delayed: True})``."""
-        from pipeline.parse.render_conditions import DELAYED_WORDS
-
         low = " ".join(self._low(meta).replace(" '", "'").split())
-        kind = next((k for k, w in DELAYED_WORDS.items() if w == low), None)
+        kind = next((k for k, w in A.DELAYED_WORDS.items() if w == low), None)
         if kind is not None:  # one of the closed times of A.DelayedTime (the grammar's literal wordings)
             return A.Delayed(self._t(meta), A.DelayedTime(kind))
         return A.Action("event:step", extra={"step": low[3:] if low.startswith("at ") else low, "delayed": True},
