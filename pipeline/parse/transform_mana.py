@@ -96,8 +96,10 @@ class ManaRules(Transformer):
         """"one mana of any type that land produced" (Heartbeat of Spring; CR 106.7, 605.1b): a
         dependent production whose source is the permanent tapped for mana, ``Obj`` "that <type>"
         (qualifier ``that_creature``, as objects.lark reads "that land")."""
-        word = next(str(t).lower() for t in ch if isinstance(t, Token) and str(t).lower() not in
-                    ("of", "any", "type", "that", "produced"))
+        # a CARDTYPE token, else the grammar's other alternative: the literal "permanent" (Kinnan, Bonder
+        # Prodigy), an anonymous token Lark filters out of ``ch``
+        word = next((str(t).lower() for t in ch if isinstance(t, Token) and str(t).lower() not in
+                     ("of", "any", "type", "that", "produced")), "permanent")
         low = self._low(meta)
         text = self._t(meta)[low.index("that "):low.rindex(" produced")]
         return A.AddMana("dependent", of_type=True, source=A.Obj(None, None, [word], text, ["that_creature"]))
