@@ -142,6 +142,19 @@ def _drop(node: dict, keys: tuple[str, ...]) -> dict:
 
 # (cause, (card, fragment), (card, fragment), select, drop)
 PAIRS = [
+    # g-effects (issue 13): CR 701.10 doubling, CR 500.8 added phases, CR 708 face up/down, CR 614.1a "instead",
+    # CR 205.1b types added or set
+    ("power / power and toughness (double)", ("Bulk Up", "Double target creature's power until end of turn"),
+     ("Epic Fight", "Double target creature's power and toughness"), "double", ("subject",)),
+    ("after this main phase / after this phase", ("Relentless Assault", "After this main phase"),
+     ("Bloodthirster", "After this phase"), "additional_combat_phase", ("extra.then_main",)),
+    ("face up / face down", ("Clone Shell", "turn the exiled card face up"),
+     ("Ixidron", "turn all other nontoken creatures face down"), "turn_face", ("obj",)),
+    ("instead or not (return)", ("Firestorm Phoenix", "return it to its owner's hand instead"),
+     ("Immortal Phoenix", "return it to its owner's hand"), "return", ()),
+    ("in addition to its other types or not (becomes)", ("Ashnod's Transmogrant", "becomes an artifact in addition"),
+     ("Peacewalker Colossus", "becomes an artifact creature until end of turn"), "becomes",
+     ("subject", "extra.words", "extra.duration")),
     ("counter kind put", ("Hunger of the Howlpack", "Put a +1/+1 counter on target creature."),
      ("Scar", "Put a -1/-1 counter on target creature."), None, ()),
     ("counter kinds of the generated lexicon (storage / charge)", ("Mercadian Bazaar", "Put a storage counter on"),
