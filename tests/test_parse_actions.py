@@ -368,3 +368,26 @@ def test_enters_with_counters_and_abilities():  # kicker rider (CR 614.1c, 122.6
                 "enters_with_counters_and_abilities")
     assert act["extra"]["enters_with"]["counters"][0]["counter"] == "+1/+1"
     assert act["extra"]["abilities"][0]["name"] == "first strike"
+
+
+def test_put_one_onto_the_battlefield_and_the_other_into_your_hand():  # Cultivate (CR 701.23)
+    act = _verb("Cultivate", "put one onto the battlefield tapped and the other into your hand", "put_onto_battlefield")
+    assert act["amount"]["value"] == 1 and act["extra"] == {"tapped": True, "other": {"zone": "hand", "owner": "your"}}
+
+
+@pytest.mark.parametrize("name,fragment,owner,join", [
+    ("Crumble to Dust", "graveyard, hand, and library", "its_controller", "and"),
+    ("Surgical Extraction", "graveyard, hand, and library", "its_owner", "and"),
+])
+def test_search_every_zone_of_a_player(name, fragment, owner, join):  # CR 701.23
+    zone = _verb(name, fragment, "search")["extra"]["zone"]
+    assert zone == {"owner": owner, "zones": ["graveyard", "hand", "library"], "join": join}
+
+
+@pytest.mark.parametrize("name,fragment,second", [
+    ("Ajani Steadfast", "and a loyalty counter on each other planeswalker", "loyalty"),
+    ("Trygon Prime", "and a +1/+1 counter on up to one other target attacking creature", "+1/+1"),
+])
+def test_put_counters_on_two_objects(name, fragment, second):  # CR 122.6
+    act = _verb(name, fragment, "put_counters")
+    assert act["extra"]["counter"] == "+1/+1" and act["extra"]["also"]["extra"]["counter"] == second

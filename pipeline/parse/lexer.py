@@ -21,7 +21,8 @@ enchantment, or land"); every other comma stays a clause separator (LALR(1) alon
 tell the two apart after a noun).
 
 "and" is ``ANDLIST`` inside an object list ("each creature and each player": the words after it
-are type words closing the object) and ``ANDDMG`` before "N damage" ("… and 3 damage to you"),
+are type words closing the object), ``ANDDMG`` before "N damage" ("… and 3 damage to you") and
+``ANDCTR`` before "N <kind> counter(s) on" ("… on it and a +1/+1 counter on ~"),
 where the parser accepts them; elsewhere it is the clause conjunction.
 
 "blocking" before an object ("each creature blocking it", "… blocking or blocked by ~") is
@@ -228,6 +229,17 @@ class WordLexer(Lexer):
         return (j + 1 < len(toks) and toks[j + 1][1] == "damage"
                 and (toks[j][0] == "NUM" or toks[j][1] in _NUMBER_WORDS))
 
+    @staticmethod
+    def _counters_follow(toks, j) -> bool:
+        """toks[j:] is a count, a counter kind of one or two words and "counter(s) on" ("a +1/+1
+        counter on", "two loyalty counters on", "a first strike counter on")."""
+        if j >= len(toks) or not (toks[j][0] == "NUM" or toks[j][1] in _NUMBER_WORDS or toks[j][1] in ("a", "an")):
+            return False
+        for k in (j + 2, j + 3):
+            if k + 1 < len(toks) and toks[k][1] in ("counter", "counters") and toks[k + 1][1] == "on":
+                return True
+        return False
+
     def _and_list(self, toks, j) -> bool:
         """True if the words from toks[j] are an optional quantifier and type words that close an
         object (end of text, a comma or period, or a word starting a post-modifier)."""
@@ -265,6 +277,8 @@ class WordLexer(Lexer):
                     # (a literal "and" the parser shifts here, as in the type word "instant and sorcery", wins)
                     if "ANDDMG" in accept and self._damage_follows(toks, i + 1):
                         ttype = "ANDDMG"  # "… to any target and 3 damage to you"
+                    elif "ANDCTR" in accept and self._counters_follow(toks, i + 1):
+                        ttype = "ANDCTR"  # "… on it and a +1/+1 counter on up to one other target creature"
                     elif "ANDLIST" in accept and self._and_list(toks, i + 1):
                         ttype = "ANDLIST"  # "each creature and each player"
                 if val == "," and "EXCEPTCOMMA" in accept and i + 1 < len(toks) and toks[i + 1][1] == "except":

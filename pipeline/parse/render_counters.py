@@ -74,10 +74,17 @@ def render_put_counters(a: A.Action, **_) -> str:
     """"put a +1/+1 counter on target creature", "you may put a charge counter on ~", "put a
     number of +1/+1 counters on it equal to its power", "put a +1/+1 counter on each creature you
     control for each …" (CR 122.6)."""
-    extra_keys(a, {"counter", "optional", "for_each", "instead", "duration", "counters"})
+    extra_keys(a, {"counter", "optional", "for_each", "instead", "duration", "counters", "also"})
     if a.obj is None:
         raise NotRendered("Action:put_counters:no_obj")
     verb = _subject_verb(a, "put", "puts")
+    also = a.extra.get("also")
+    if also is not None:  # "… on it and a +1/+1 counter on up to one other target creature"
+        if not isinstance(also, A.Action) or also.verb != "put_counters" or set(also.extra) != {"counter"} \
+                or also.subject is not None or set(a.extra) - {"counter", "optional", "also"}:
+            raise NotRendered("Action:put_counters+also")
+        return (f"{verb} {counters(a.amount, a.extra.get('counter'))} on {render(a.obj)} and "
+                f"{counters(also.amount, also.extra['counter'])} on {render(also.obj)}")
     if "counters" in a.extra:  # several kinds (CR 122.1)
         if "counter" in a.extra or a.amount is not None:
             raise NotRendered("Action:put_counters:list")

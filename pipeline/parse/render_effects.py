@@ -459,14 +459,16 @@ def _search_zones(zone) -> str:
     if not isinstance(zone, dict) or zone.get("owner") not in SEARCH_OWNERS or not zone.get("zones"):
         raise NotRendered("Action:search+zone")
     names = list(zone["zones"])
-    if not set(names) <= {"library", "graveyard", "hand"}:
+    join = zone.get("join", "and/or")  # "and": every zone named is searched
+    if not set(names) <= {"library", "graveyard", "hand"} or join not in ("and", "and/or") \
+            or not set(zone) <= {"owner", "zones", "join"}:
         raise NotRendered("Action:search+zone")
     if len(names) == 1:
         listed = names[0]
     elif len(names) == 2:
-        listed = f"{names[0]} and/or {names[1]}"
+        listed = f"{names[0]} {join} {names[1]}"
     else:
-        listed = ", ".join(names[:-1]) + f", and/or {names[-1]}"
+        listed = ", ".join(names[:-1]) + f", {join} {names[-1]}"
     return f"{SEARCH_OWNERS[zone['owner']]} {listed}"
 
 

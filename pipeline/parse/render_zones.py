@@ -81,7 +81,12 @@ def render_put_into(a: A.Action, **_) -> str:
     zone = a.extra.get("zone")
     if zone not in ("hand", "graveyard") or a.amount is not None:
         raise NotRendered("Action:put_into")
-    out = f"{subject_verb(a, 'put', 'puts')} {_obj(a)} into {_whose(a.extra.get('owner'))} {zone}"
+    owner = a.extra.get("owner")
+    if owner == "their_owners":  # "into their owners' graveyards"
+        where, zone = "their owners'", zone + "s"
+    else:
+        where = {"that_player": "that player's", "their_owner": "their owner's"}.get(owner) or _whose(owner)
+    out = f"{subject_verb(a, 'put', 'puts')} {_obj(a)} into {where} {zone}"
     if "other" in a.extra:  # "Put one of them into your hand and the other into your graveyard" (CR 401.4)
         out += " and the other " + _other_place(a.extra["other"])
     return out + instead_tail(a)
@@ -288,7 +293,14 @@ def render_return(a: A.Action, **_) -> str:
 def render_put_onto_battlefield(a: A.Action, **_) -> str:
     """"you may put a creature card from your hand onto the battlefield", "put it onto the
     battlefield tapped under your control" (CR 305.1, 400.7)."""
-    extra_keys(a, {"optional", "instead"} | BF_KEYS)
+    extra_keys(a, {"optional", "instead", "other"} | BF_KEYS)
+    if "other" in a.extra:  # "put one onto the battlefield tapped and the other into your hand"
+        other = a.extra["other"]
+        if a.obj is not None or a.amount is None or not isinstance(other, dict) or set(other) != {"zone", "owner"} \
+                or other["zone"] not in ("hand", "graveyard") or other["owner"] not in ("your", "their"):
+            raise NotRendered("Action:put_onto_battlefield+other")
+        return (f"{subject_verb(a, 'put', 'puts')} {amount_number(a.amount)} onto {battlefield(a)} and the other "
+                f"into {other['owner']} {other['zone']}")
     if a.amount is not None:
         raise NotRendered("Action:put_onto_battlefield")
     return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} onto {battlefield(a)}" + instead_tail(a)

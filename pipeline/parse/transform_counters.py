@@ -51,6 +51,19 @@ class CounterRules(Transformer):
         return A.Action("put_counters", obj=objs[0], amount=_first(ch, A.Amount),
                         extra={"counter": _kind(ch), "for_each": objs[-1]}, text=self._t(meta))
 
+    def a_put_counters_two(self, meta, ch):
+        """"put a +1/+1 counter on it and a +1/+1 counter on up to one other target attacking
+        creature" → ``put_counters`` with ``extra.also``: the second ``put_counters`` Action (its own
+        amount, kind and object; CR 122.6)."""
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        amts = [c for c in ch if isinstance(c, A.Amount)]
+        kinds = [c.kind for c in ch if isinstance(c, _Counter)]
+        if len(objs) != 2 or len(amts) != 2 or len(kinds) != 2:
+            return A.Action("put_counters", text=self._t(meta))  # (no object: does not render)
+        second = A.Action("put_counters", obj=objs[1], amount=amts[1], extra={"counter": kinds[1]})
+        return A.Action("put_counters", obj=objs[0], amount=amts[0], extra={"counter": kinds[0], "also": second},
+                        text=self._t(meta))
+
     def a_enters_with(self, meta, ch):
         return A.EntersWith(_no_subject(), [A.CounterSpec(_kind(ch), _first(ch, A.Amount))])
 

@@ -127,9 +127,16 @@ class ZoneRules(Transformer):
     def a_put_into(self, meta, ch):
         """"put it into your hand" / "into their graveyard" / "into its owner's hand" (CR 400.1)."""
         self._form_used = True
-        zone = "hand" if "hand" in self._lits else "graveyard"
-        return A.Action("put_into", obj=_first(ch, A.Obj), extra={"zone": zone, "owner": self._whose()},
-                        text=self._t(meta))
+        raw = [w.lower() for w in self._raw_lits]
+        zone = "hand" if "hand" in raw or "hands" in raw else "graveyard"
+        if "player" in raw:  # "into that player's graveyard"
+            owner = "that_player"
+        elif "owner" in raw or "owners" in raw:  # its_owner / their_owner / their_owners (CR 108.3)
+            owner = A.owner_wording(raw).value
+            owner = "owner" if owner == "its_owner" else owner
+        else:
+            owner = self._whose()
+        return A.Action("put_into", obj=_first(ch, A.Obj), extra={"zone": zone, "owner": owner}, text=self._t(meta))
 
     def a_reveal_hand(self, meta, ch):
         """"reveal your hand" / "target player reveals their hand" (CR 701.20)."""
@@ -273,18 +280,21 @@ class ZoneRules(Transformer):
         ("target opponent's library" → ``target_opponent``, [library]; "your library, hand, and/or
         graveyard" → ``your``, [library, hand, graveyard])."""
         self._form_used = True
-        lits = self._lits
+        lits = [w.lower() for w in self._raw_lits]  # (as written: the normalised "its" is "it")
         zones = [w for w in lits if w in ("library", "graveyard", "hand")]
         owner = _SEARCH_OWNERS.get(tuple(w for w in lits[:lits.index(zones[0])] if w != "'s"), "?")
         zone = _SearchZone(self._low(meta))
         zone.owner, zone.zones = owner, zones
+        zone.join = "and" if "and" in lits else "and/or"  # "graveyard, hand, and library": every zone
         return zone
 
     def a_search_zone(self, meta, ch):
         """``search`` with ``extra.zone = {owner, zones}`` (see :meth:`search_zone`)."""
         z = _first(ch, _SearchZone)
-        return A.Action("search", obj=_first(ch, A.Obj), extra={"zone": {"owner": z.owner, "zones": list(z.zones)}},
-                        text=self._t(meta))
+        zone = {"owner": z.owner, "zones": list(z.zones)}
+        if z.join == "and":
+            zone["join"] = "and"
+        return A.Action("search", obj=_first(ch, A.Obj), extra={"zone": zone}, text=self._t(meta))
 
 
     # ------------------------------------------------------------ reveal until (CR 701.20), named zones
@@ -439,6 +449,19 @@ class ZoneRules(Transformer):
         if dur is not None:
             extra["duration"] = dur
         return A.Action("may_play", obj=_first(ch, A.Obj), extra=extra, text=self._t(meta))
+
+    def a_put_one_other(self, meta, ch):
+        """"put one onto the battlefield tapped and the other into your hand" → ``put_onto_battlefield``
+        with amount the number put ("one"), the battlefield modifiers, and ``extra.other: {zone,
+        owner}`` (where the other card goes)."""
+        self._form_used = True
+        lits = list(self._lits)
+        after = lits[lits.index("other") + 1:]
+        extra = _take_mods(_first(ch, A.Zone))
+        if "tapped" in lits:  # (the written-out alternative)
+            extra["tapped"] = True
+        extra["other"] = {"zone": "hand" if "hand" in after else "graveyard", "owner": "their" if "their" in after else "your"}
+        return A.Action("put_onto_battlefield", amount=_first(ch, A.Amount), extra=extra, text=self._t(meta))
 
     def a_put_onto_battlefield(self, meta, ch):
         """"put a land card from your hand onto the battlefield tapped", "… under your control"
