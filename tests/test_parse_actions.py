@@ -391,3 +391,26 @@ def test_search_every_zone_of_a_player(name, fragment, owner, join):  # CR 701.2
 def test_put_counters_on_two_objects(name, fragment, second):  # CR 122.6
     act = _verb(name, fragment, "put_counters")
     assert act["extra"]["counter"] == "+1/+1" and act["extra"]["also"]["extra"]["counter"] == second
+
+
+@pytest.mark.parametrize("name,fragment", [
+    ("Sentinel of the Pearl Trident", "return that card to the battlefield under its owner's control at the beginning"),
+    ("Dragon Whelp", "sacrifice this creature at the beginning of the next end step"),
+])
+def test_lead_condition_over_a_delayed_time(name, fragment):  # CR 603.7: the delayed time is kept, not dropped
+    a = ability(name, fragment)
+    assert a.fully_parsed
+    outer = next(s for s in a.body.walk() if type(s).__name__ == "Sentence" and s.effects
+                 and type(s.effects[0]).__name__ == "Sentence")
+    assert outer.condition.verb.startswith("condition:") and outer.effects[0].condition.kind == "next_end_step"
+
+
+@pytest.mark.parametrize("name,fragment", [
+    ("Evil Reawakened", "to the battlefield with two additional +1/+1 counters on it"),
+    ("Curator Beastie", "enter with two additional +1/+1 counters on them"),
+])
+def test_two_additional_counters(name, fragment):  # CR 122.6
+    a = ability(name, fragment)
+    assert a.fully_parsed
+    spec = next(n for n in a.body.walk() if type(n).__name__ == "CounterSpec")
+    assert spec.additional and spec.amount.value == 2 and spec.counter == "+1/+1"

@@ -105,7 +105,12 @@ def _partial_sentence(core: str, sent: str) -> A.Node | None:
         if node is not None:
             lead = core[:i]
             cond = parse_segment("start_lead", lead)
-            node.condition = cond if cond is not None else A.Unparsed(lead)
+            cond = cond if cond is not None else A.Unparsed(lead)
+            if isinstance(node, A.Sentence) and node.condition is not None:
+                # the rest has a condition of its own ("If you do, return it … at the beginning of the
+                # next end step": a delayed time, CR 603.7): the lead governs that whole sentence
+                return A.Sentence([node], condition=cond)
+            node.condition = cond
             return node
     return None
 

@@ -32,7 +32,15 @@ def render_sentence(s: A.Sentence, **_) -> str:
     where = effects.pop() if effects and isinstance(effects[-1], A.WhereX) else None
     # "Until end of turn, ~ becomes an Angel and gains flying": the lead duration governs each
     # effect, so a grant in it is one-shot ("gains", CR 611.2a) though it holds no duration itself
-    parts = _joined_parts(effects, timed=isinstance(s.condition, A.Duration))
+    if len(effects) == 1 and isinstance(effects[0], A.Sentence):
+        # a sentence with its own condition under a lead (parser._partial_sentence): written inside,
+        # without its period ("If you do, return that card … at the beginning of the next end step.")
+        inner = render(effects[0])
+        if not inner.endswith(".") or inner.endswith('."'):
+            raise NotRendered("Sentence:nested")
+        parts = [inner[:-1]]
+    else:
+        parts = _joined_parts(effects, timed=isinstance(s.condition, A.Duration))
     if where is not None:  # "…, where X is the number of cards in your hand" (CR 107.3a)
         if where.variable != "X" or not parts:
             raise NotRendered("WhereX")

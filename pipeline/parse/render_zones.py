@@ -242,7 +242,12 @@ def battlefield(a: A.Action) -> str:
         if not isinstance(c, A.CounterSpec):
             raise NotRendered("Action:battlefield:counters")
         on = "on them" if is_plural(a.obj) else "on it"
-        what = f"an additional {counter_word(c.counter)} counter" if c.additional else render(c)
+        if c.additional:  # "an additional +1/+1 counter", "two additional +1/+1 counters"
+            n = amount_number(c.amount) if c.amount is not None else "one"
+            word = counter_word(c.counter)
+            what = f"an additional {word} counter" if n == "one" else f"{n} additional {word} counters"
+        else:
+            what = render(c)
         parts.append(f"with {what} {on}")
     if "control" in x:
         if x["control"] not in CONTROL:

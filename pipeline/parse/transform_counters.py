@@ -92,6 +92,10 @@ class CounterRules(Transformer):
         return A.EntersWith(_no_subject(), [A.CounterSpec(_kind(ch), A.Amount("fixed", value=1, text="an"),
                                                           additional=True)])
 
+    def a_enters_with_additional_n(self, meta, ch):
+        """"enters with two additional +1/+1 counters on it" (CR 122.6)."""
+        return A.EntersWith(_no_subject(), [A.CounterSpec(_kind(ch), _first(ch, A.Amount), additional=True)])
+
     # ------------------------------------------------------------ several kinds, any kind, moving
     def counter_spec(self, meta, ch):
         """"a +1/+1 counter", "two flying counters" → CounterSpec(kind, amount) (CR 122.1)."""

@@ -399,8 +399,9 @@ class ZoneRules(Transformer):
         return _BfMod({"counters": A.CounterSpec(_counter_kind(ch), _first(ch, A.Amount) or A.Amount("fixed", value=1))})
 
     def bm_with_additional(self, meta, ch):
-        """"… with an additional +1/+1 counter on it" (CR 122.6)."""
-        return _BfMod({"counters": A.CounterSpec(_counter_kind(ch), A.Amount("fixed", value=1), additional=True)})
+        """"… with an additional +1/+1 counter on it" / "… with two additional +1/+1 counters on it" (CR 122.6)."""
+        n = _first(ch, A.Amount) or A.Amount("fixed", value=1)
+        return _BfMod({"counters": A.CounterSpec(_counter_kind(ch), n, additional=True)})
 
     bm_tapped = _bm("tapped")
     bm_tapped_attacking = _bm("tapped_attacking")
