@@ -21,6 +21,11 @@ ROUND_TRIPS = [
     ("Pyromancy", "{3}, Discard a card at random:"),
     ("Tornado", "Pay 3 life for each velocity counter on this enchantment:"),
     ("Sunforger", "{R}{W}, Unattach this Equipment:"),
+    ("Eaten Alive", "sacrifice a creature or pay {3}{B}."),
+    ("Betrayer's Bargain", "sacrifice a creature or enchantment or pay {2}."),
+    ("Champion of the Clachan", "behold a Kithkin and exile it."),
+    ("Draconic Fealty", "you may behold a Dragon."),
+    ("Ruthless Disposal", "discard a card and sacrifice a creature."),
     ("King's Assassin", "Activate only during your turn, before attackers are declared."),
     ("Rootwalla", "Activate only once each turn."),
     ("Vampire Bats", "Activate no more than twice each turn."),
@@ -102,3 +107,23 @@ def test_cast_only_during_opponents_turn():
     t = r.extra["timing"]
     assert r.subject.quantifier == "self"
     assert (t.relation, t.whose, t.period, t.on_turn) == ("during", None, A.TimingPeriod.COMBAT, "opponent")
+
+
+def test_additional_cost_choice_holds_each_option():
+    """CR 601.2b: "sacrifice a creature or pay {3}{B}" is a choice of two costs (was a Sentence of the
+    two components, its "or" lost); the "or" of "a creature or enchantment" stays the object's."""
+    (add,) = [n for n in ability("Eaten Alive", "As an additional cost").body.walk() if isinstance(n, A.AdditionalCost)]
+    sac, pay = add.cost.options
+    assert isinstance(add.cost, A.CostChoice) and not add.optional
+    assert (sac.components[0].action, sac.components[0].obj.words) == ("sacrifice", ["creature"])
+    assert [s.raw for s in pay.components[0].symbols] == ["{3}", "{B}"]
+    (add,) = [n for n in ability("Betrayer's Bargain", "As an additional cost").body.walk() if isinstance(n, A.AdditionalCost)]
+    sac = add.cost.options[0].components[0]
+    assert sac.obj.words == ["creature", "or", "enchantment"]
+
+
+def test_behold_cost():
+    """CR 701.4a "behold a Dragon": an ActionCost with the object beheld; "you may" makes it optional."""
+    (add,) = [n for n in ability("Draconic Fealty", "behold a Dragon").body.walk() if isinstance(n, A.AdditionalCost)]
+    (beh,) = add.cost.components
+    assert add.optional and (beh.action, beh.obj.words) == ("behold", ["dragon"])

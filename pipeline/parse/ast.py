@@ -570,6 +570,14 @@ class ActionCost(Node):
     text: str = ""
 
 
+@dataclass
+class CostChoice(Node):
+    """A choice between costs: "sacrifice a creature or pay {3}{B}" (the player picks one option to pay,
+    CR 601.2b, 118.1). options: the Cost of each option, in text order."""
+    options: list[Node]
+    text: str = ""
+
+
 class TimingPeriod(str, Enum):
     """Closed list of the turn parts an activation or casting restriction names (CR 500.1 phases and
     steps; CR 508.1 / 509.1 the declarations of attackers and blockers). JSON: the value."""

@@ -65,7 +65,7 @@ def render_action_cost(c: A.ActionCost, **_) -> str:
     """Non-mana cost components (CR 118.3): "Sacrifice ~", "Discard a card", "Pay 2 life",
     "Remove a +1/+1 counter from ~", "Exile a card from your graveyard"."""
     a = c.action
-    if a in ("sacrifice", "discard", "exile", "tap", "untap", "reveal", "exert") and c.obj is not None:
+    if a in ("sacrifice", "discard", "exile", "tap", "untap", "reveal", "exert", "behold") and c.obj is not None:
         if c.amount is not None or c.counter is not None:
             raise NotRendered(f"ActionCost:{a}")
         return f"{a.capitalize()} {render(c.obj)}"
@@ -103,7 +103,27 @@ def render_action_cost(c: A.ActionCost, **_) -> str:
 @renders(A.AdditionalCost)
 def render_additional(c: A.AdditionalCost, **_) -> str:
     """CR 601.2b: "As an additional cost to cast this spell, [you may] [cost]"."""
-    return "As an additional cost to cast ~, " + ("you may " if c.optional else "") + uncap(render(c.cost))
+    body = _in_words(c.cost.components) if isinstance(c.cost, A.Cost) else uncap(render(c.cost))
+    return "As an additional cost to cast ~, " + ("you may " if c.optional else "") + body
+
+
+@renders(A.CostChoice)
+def render_cost_choice(c: A.CostChoice, **_) -> str:
+    """"Sacrifice a creature or pay {3}{B}" (CR 601.2b): the options joined by "or"; a mana component
+    alone is "pay {…}" in the sentence's words."""
+    if len(c.options) != 2 or not all(isinstance(o, A.Cost) for o in c.options):
+        raise NotRendered("CostChoice")
+    return " or ".join(_in_words(o.components) for o in c.options)
+
+
+def _in_words(components: list) -> str:
+    """Cost components as an instruction in a sentence: "pay {1} and return a basic land you control
+    to its owner's hand" (a mana component is "pay {…}"; two joined by "and", more by ", … , and")."""
+    if not components:
+        raise NotRendered("Cost:empty")
+    parts = [("pay " + render(p)) if isinstance(p, A.ManaCost) else uncap(render(p)) for p in components]
+    return parts[0] if len(parts) == 1 else (f"{parts[0]} and {parts[1]}" if len(parts) == 2
+                                             else ", ".join(parts[:-1]) + f", and {parts[-1]}")
 
 
 @renders(A.AlternativeCost)
@@ -113,10 +133,7 @@ def render_alternative(c: A.AlternativeCost, **_) -> str:
     "pay {…}", two components are joined by "and", more by ", … , and"."""
     if not isinstance(c.cost, A.Cost) or not c.cost.components or c.condition is not None:
         raise NotRendered("AlternativeCost")
-    parts = [("pay " + render(p)) if isinstance(p, A.ManaCost) else uncap(render(p)) for p in c.cost.components]
-    body = parts[0] if len(parts) == 1 else (f"{parts[0]} and {parts[1]}" if len(parts) == 2
-                                             else ", ".join(parts[:-1]) + f", and {parts[-1]}")
-    return f"you may {body} rather than pay ~'s mana cost"
+    return f"you may {_in_words(c.cost.components)} rather than pay ~'s mana cost"
 
 
 # ---------------------------------------------------------------- restrictions (CR 602.5b, 601.3)

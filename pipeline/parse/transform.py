@@ -682,7 +682,8 @@ class ToAst(CostRules, ManaRules, CounterRules, CopyRules, EffectRules, DigitalR
     c_exert = _ac("exert")
     c_collect_evidence = _ac("collect_evidence")
     c_forage = _ac("forage")
-    c_blight = _ac("blight")  # "Blight 2" (CR 701.68a: put N -1/-1 counters on a creature you control)
+    c_blight = _ac("blight")
+    c_behold = _ac("behold")  # "behold a Dragon" (CR 701.4a: reveal it from your hand or choose it on the battlefield)  # "Blight 2" (CR 701.68a: put N -1/-1 counters on a creature you control)
 
     def c_waterbend(self, meta, ch):
         """"Waterbend {5}" (CR 701.67a: pay that cost, tapping artifacts or creatures for its generic
@@ -707,8 +708,8 @@ class ToAst(CostRules, ManaRules, CounterRules, CopyRules, EffectRules, DigitalR
     def acb_optional(self, meta, ch):
         return A.AdditionalCost(ch[0], optional=True)
 
-    def acb_choice(self, meta, ch):
-        return A.AdditionalCost(_Generic("or", list(ch), self._t(meta)).as_node())
+    def acb_choice(self, meta, ch):  # "sacrifice a creature or pay {3}{B}" (CR 601.2b)
+        return A.AdditionalCost(A.CostChoice([c for c in ch if isinstance(c, A.Cost)], self._t(meta)))
 
     def alt_cost(self, meta, ch):
         return A.AlternativeCost(_first(ch, A.Cost), None, self._t(meta))
