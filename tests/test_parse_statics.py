@@ -502,7 +502,8 @@ def test_psychic_impetus_pump_and_goaded():
 
 def test_hewed_stone_retainers_cast_only_if():
     e = only(line("FRF", "Hewed Stone Retainers", "Cast this spell only"))
-    assert e.verb == "cast_only" and e.extra["if"].verb == "condition:cast_this_turn"
+    assert e.verb == "cast_only" and e.extra["restriction"] == "if"
+    assert e.extra["condition"].verb == "condition:cast_this_turn"
 
 
 # ------------------------------------------------------------------ round trip of continuous effects

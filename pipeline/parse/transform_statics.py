@@ -366,14 +366,6 @@ class StaticRules(Transformer):
             act.extra["optional"] = True
         return A.Sentence([act] if act is not None else [])
 
-    def st_cast_only_if(self, meta, ch):  # CR 601.3 casting restriction
-        return A.Sentence([A.Action("cast_only", subject=_self_obj(), extra={"if": _first(ch, A.Action)},
-                                    text=self._t(meta))])
-
-    def st_cast_only_during(self, meta, ch):  # CR 601.3 / 307.1 timing restriction
-        return A.Sentence([A.Action("cast_only", subject=_self_obj(),
-                                    extra={"during": self._low(meta).split(" during ", 1)[1]}, text=self._t(meta))])
-
     def st_flash_sacrifice(self, meta, ch):  # CR 307.1 timing; "flash" enchantments of Visions
         card_type = [str(c).lower() for c in ch if isinstance(c, Token) and c.type == "CARDTYPE"]
         return self._sentence("sacrifice_if_cast_at_instant_speed", meta, ch, words=card_type)
