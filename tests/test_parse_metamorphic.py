@@ -309,6 +309,15 @@ PAIRS = [
     ("from each graveyard / your graveyard (CR 404.1)",
      ("Summon: Esper Valigarmanda", "Exile an instant or sorcery card from each graveyard."),
      ("Tome Shredder", "Exile an instant or sorcery card from your graveyard"), "Obj", ()),
+    # keywords (CR 702.174d–f gifts, 702.14a landwalk) and cost changes (CR 601.2f)
+    ("gift a card / a tapped Fish (CR 702.174e, f)", ("Dawn's Truce", "Gift a card"),
+     ("Parting Gust", "Gift a tapped Fish"), "Keyword", ()),
+    ("gains swampwalk / forestwalk (CR 702.14a)", ("Nighthaze", "Target creature gains swampwalk until end of turn."),
+     ("Weatherseed Elf", "Target creature gains forestwalk until end of turn."), "GrantAbility", ()),
+    ("cost {2} less / {2} more for spells that target it (CR 601.2f)",
+     ("Elderwood Scion", "Spells you cast that target this creature cost {2} less to cast."),
+     ("Elderwood Scion", "Spells your opponents cast that target this creature cost {2} more to cast."),
+     "cost_", ("subject",)),
 ]
 
 

@@ -264,6 +264,27 @@ FIXED_QUALITIES = {"everything": "everything", "all_colors": "all colors", "each
                    "chosen_player": "the chosen player"}
 
 
+#: What "Gift a [something]" gives the chosen opponent (CR 702.174d–i) → its words after "Gift".
+GIFTS = {"food": "a Food", "card": "a card", "tapped_fish": "a tapped Fish", "extra_turn": "an extra turn",
+         "treasure": "a Treasure", "octopus": "an Octopus"}
+
+
+@dataclass
+class Gift(Node):
+    """The [something] of a gift keyword, ``Keyword{name: "gift", param: Gift}`` (CR 702.174a):
+    ``kind`` a key of :data:`GIFTS` ("card" — the chosen player draws a card, CR 702.174e; "tapped_fish"
+    — creates a tapped 1/1 blue Fish creature token, CR 702.174f …)."""
+    kind: str
+
+
+@dataclass
+class PowerToughness(Node):
+    """A power/toughness box written as a keyword's parameter: "Prototype {1}{W} — 2/2" →
+    ``Keyword{name: "prototype", cost, param: PowerToughness("2/2")}`` (CR 702.160a, 718.3: the
+    prototype's power and toughness). ``pt``: the two numbers "P/T" as printed."""
+    pt: str
+
+
 @dataclass
 class Quality(Node):
     """One quality of "protection from [quality]" / "hexproof from [quality]" (CR 702.16a,
