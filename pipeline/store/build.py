@@ -170,8 +170,9 @@ def build_database(
     (:func:`pipeline.refresh.early_workers`), used by a cold build and stopped otherwise.
     """
     db_path.parent.mkdir(parents=True, exist_ok=True)
-    digests = build_digests(collection, rules_text, sources)
-    if incremental:  # few cards changed: rebuild only theirs, in a copy (pipeline/store/incremental.py)
+    # the digests decide an incremental build; a cold one computes them while its parse workers work
+    digests = build_digests(collection, rules_text, sources) if incremental and db_path.exists() else None
+    if digests is not None:  # few cards changed: rebuild only theirs, in a copy (pipeline/store/incremental.py)
         plan = plan_incremental(db_path, collection, digests)
         if plan is not None:
             if workers is not None:
@@ -182,14 +183,20 @@ def build_database(
                                      source_files=source_files, jobs=jobs, record_initial=record_initial)
     if sources is not None and sources.partial:  # a cold build after an incremental read: normalize every record
         collection = expand_sources(db_path, sources, None)
-        digests = build_digests(collection, rules_text, sources)
+        digests = None
     old_runs, cache = read_previous(db_path)
+    later: dict[str, dict[str, str]] = {}
+
+    def while_parsing() -> None:
+        if digests is None:
+            later["digests"] = build_digests(collection, rules_text, sources)
+
     tmp = db_path.with_name(f"{db_path.name}.tmp-{os.getpid()}")
     _remove(tmp)
     try:
         con = duckdb.connect(str(tmp), config=new_database_config())  # readable by DuckDB 1.x (storage.py)
         try:
-            result = _fill(con, collection, source, cache, rules_text, step, db_path, jobs, workers)
+            result = _fill(con, collection, source, cache, rules_text, step, db_path, jobs, workers, while_parsing)
             row = run_row(result.counts, result.parsed)
             result.counts["data_quality"] = stamp_run_id(con, row[0])  # rows the stages recorded
             create_change_tables(con)
@@ -198,7 +205,7 @@ def build_database(
             con.executemany(f"INSERT INTO runs VALUES ({', '.join('?' * len(columns_of('runs')))})",
                             old_runs + [row])
             write_source_files(con, source_files)
-            write_digests(con, digests)
+            write_digests(con, digests if digests is not None else later["digests"])
             create_change_views(con)
             fault_point("changes")
             con.execute("CHECKPOINT")
@@ -244,13 +251,15 @@ def _remove(path: Path) -> None:
 
 
 def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text, step, db_path: Path,
-          jobs: int = 1, workers: ParseWorkers | None = None) -> BuildResult:
+          jobs: int = 1, workers: ParseWorkers | None = None,
+          while_parsing: Callable[[], None] | None = None) -> BuildResult:
     """Fill the open new database ``con``: every table of :func:`build_database`'s file but ``runs``,
     the changelog and the digests. The face texts missing from ``cache`` go to the parse workers first
     (``workers``: started before the read, else started here when ``jobs`` > 1 and there are many);
     while they parse, this process writes the tables that do not need their results (cards, faces,
     card data, other objects, rulings) and the Comprehensive Rules annotation tables
-    (:func:`pipeline.annotate.annotate_rulings`); then abilities, derive and the rest of annotate."""
+    (:func:`pipeline.annotate.annotate_rulings`) and calls ``while_parsing()`` (other work of the caller's
+    that needs no parse result); then abilities, derive and the rest of annotate."""
     con.execute("BEGIN")  # the tables and their ~300 COMMENT ON statements in one commit, not one each
     create_tables(con)
     con.execute("COMMIT")
@@ -274,6 +283,8 @@ def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text
             (ruling_id(r.oracle_id, r.published_at, r.comment), r.oracle_id, r.source, r.published_at, r.comment)
             for r in collection.rulings.values()))
         rulings_done = _annotate_rulings(con, rules_text) if rules_text is not None else None
+        if while_parsing is not None:
+            while_parsing()
 
         insert_rows(con, "abilities", columns_of("abilities"), parser.ability_rows(cards))
         insert_rows(con, "parse_cache", columns_of("parse_cache"), parser.cache_rows())
