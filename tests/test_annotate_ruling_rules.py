@@ -36,7 +36,7 @@ def gold_rows(*parts: str) -> list[dict]:
     """Rows of gold.csv, fresh.csv and tune2.csv (columns as in the README there); only those of ``parts``
     when given."""
     out = []
-    for path in (GOLD, FRESH):
+    for path in (GOLD, FRESH, TUNE2):
         with path.open(encoding="utf-8", newline="") as fh:
             out.extend(row for row in csv.DictReader(fh) if not parts or row["part"] in parts)
     return out
@@ -83,7 +83,7 @@ def test_gold_set_is_well_formed():
     gold = gold_rows()
     assert len({g["ruling_id"] for g in gold}) == len(gold) and len({g["comment"] for g in gold}) == len(gold)
     known = {r.rule for r in load_comprehensive_rules(RULES_TXT).rules}
-    drawn_as = {g["ruling_id"]: part for part in ("fresh",) for g in gold_rows(part)}
+    drawn_as = {g["ruling_id"]: part for part in ("fresh", "tune2") for g in gold_rows(part)}
     for g in gold:
         split = "report" if hashlib.sha256(f"gold-split:{g['ruling_id']}".encode()).hexdigest()[0] in "01234567" \
             else "tune"
@@ -93,7 +93,7 @@ def test_gold_set_is_well_formed():
         assert len(primary) <= 3 and len(related) <= 4 and not set(primary) & set(related), g["ruling_id"]
         assert set(primary + related) <= known, (g["ruling_id"], set(primary + related) - known)
     parts = Counter(g["part"] for g in gold)
-    assert parts["report"] >= 150 and parts["tune"] >= 130 and parts["fresh"] >= 100
+    assert parts["report"] >= 150 and parts["tune"] >= 130 and parts["fresh"] >= 100 and parts["tune2"] >= 150
 
 
 def test_gold_rulings_are_corpus_rulings(mtgjson_db):
@@ -139,10 +139,8 @@ def test_tune2_part_is_the_seeded_draw(mtgjson_db):
                      frozenset(g["comment"] for g in gold_rows("tune", "report", "fresh")), "tune2")
     finally:
         con.close()
-    with TUNE2.open(encoding="utf-8", newline="") as fh:
-        tune2 = list(csv.DictReader(fh))
     assert [(rid, part, comment) for rid, _, _, part, comment in drawn] == \
-        [(g["ruling_id"], g["part"], g["comment"]) for g in tune2]
+        [(g["ruling_id"], g["part"], g["comment"]) for g in gold_rows("tune2")]
 
 
 def test_ruling_rules_rows_are_well_formed(mtgjson_db):
