@@ -235,13 +235,13 @@ def _phrases_in(text: str, vocabulary: Vocabulary) -> list[str]:
 # ruling → ability links' example rule (ruling_links.py).
 _EXAMPLES = re.compile(
     r"\((?:such as|for example|for instance|like|e\.g\.)[^)]*\)"
-    r"|,? such as [^.;:()]*"
+    r"|,? such as [^.;:(),]*"
     r"|(?:^|(?<=[.!?] ))for (?:example|instance),[^.]*(?:\.|$)", re.IGNORECASE)
 
 
 def without_examples(text: str) -> str:
     """``text`` with its examples left out: parentheses opening with "such as"/"for example", a
-    ", such as …" run up to the next punctuation, and whole sentences opening with "For example,"."""
+    ", such as …" run up to the next comma or stop, and whole sentences opening with "For example,"."""
     return _EXAMPLES.sub(" ", text)
 
 
