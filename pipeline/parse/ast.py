@@ -264,6 +264,27 @@ FIXED_QUALITIES = {"everything": "everything", "all_colors": "all colors", "each
                    "chosen_player": "the chosen player"}
 
 
+#: What "Gift a [something]" gives the chosen opponent (CR 702.174d–i) → its words after "Gift".
+GIFTS = {"food": "a Food", "card": "a card", "tapped_fish": "a tapped Fish", "extra_turn": "an extra turn",
+         "treasure": "a Treasure", "octopus": "an Octopus"}
+
+
+@dataclass
+class Gift(Node):
+    """The [something] of a gift keyword, ``Keyword{name: "gift", param: Gift}`` (CR 702.174a):
+    ``kind`` a key of :data:`GIFTS` ("card" — the chosen player draws a card, CR 702.174e; "tapped_fish"
+    — creates a tapped 1/1 blue Fish creature token, CR 702.174f …)."""
+    kind: str
+
+
+@dataclass
+class PowerToughness(Node):
+    """A power/toughness box written as a keyword's parameter: "Prototype {1}{W} — 2/2" →
+    ``Keyword{name: "prototype", cost, param: PowerToughness("2/2")}`` (CR 702.160a, 718.3: the
+    prototype's power and toughness). ``pt``: the two numbers "P/T" as printed."""
+    pt: str
+
+
 @dataclass
 class Quality(Node):
     """One quality of "protection from [quality]" / "hexproof from [quality]" (CR 702.16a,
@@ -597,6 +618,54 @@ class ActionCost(Node):
     counter: str | None = None
     zone: str | None = None
     text: str = ""
+
+
+@dataclass
+class CostChoice(Node):
+    """A choice between costs: "sacrifice a creature or pay {3}{B}" (the player picks one option to pay,
+    CR 601.2b, 118.1). options: the Cost of each option, in text order."""
+    options: list[Node]
+    text: str = ""
+
+
+class TimingPeriod(str, Enum):
+    """Closed list of the turn parts an activation or casting restriction names (CR 500.1 phases and
+    steps; CR 508.1 / 509.1 the declarations of attackers and blockers). JSON: the value."""
+    TURN = "turn"                                      # CR 500
+    UPKEEP = "upkeep"                                  # CR 503
+    COMBAT = "combat"                                  # CR 506
+    DECLARE_ATTACKERS_STEP = "declare_attackers_step"  # CR 508
+    DECLARE_BLOCKERS_STEP = "declare_blockers_step"    # CR 509
+    COMBAT_DAMAGE_STEP = "combat_damage_step"          # CR 510
+    END_OF_COMBAT_STEP = "end_of_combat_step"          # CR 511
+    END_STEP = "end_step"                              # CR 513
+    ATTACKERS_DECLARED = "attackers_declared"          # CR 508.1 ("before attackers are declared")
+    BLOCKERS_DECLARED = "blockers_declared"            # CR 509.1 ("before blockers are declared")
+
+
+#: relations of a :class:`Timing` to its period, and whose turn or step it is
+TIMING_RELATIONS = ("during", "before", "after")
+TIMING_WHOSE = ("your", "opponent", "the")
+
+
+@dataclass
+class Timing(Node):
+    """When an ability may be activated or a spell cast (CR 602.5b, 601.3; 307.1 sorcery timing):
+    "during your turn, before attackers are declared" → ``Timing(during, your, turn,
+    then=Timing(before, None, attackers_declared))``; "during combat on an opponent's turn" →
+    ``Timing(during, None, combat, on_turn="opponent")``; "before the combat damage step" →
+    ``Timing(before, "the", combat_damage_step)``.
+
+    relation: one of :data:`TIMING_RELATIONS`. whose: one of :data:`TIMING_WHOSE` or None (no
+    possessive: "combat"). period: :class:`TimingPeriod`. on_turn: whose turn the period falls in
+    ("on your turn": "your", "on an opponent's turn": "opponent") or None. then: a narrower Timing
+    inside this one ("… before blockers are declared") or None.
+    """
+    relation: str
+    whose: str | None
+    period: TimingPeriod
+    on_turn: str | None = None
+    then: "Timing | None" = None
 
 
 @dataclass

@@ -350,28 +350,6 @@ def render_grant(g: A.GrantAbility, timed: bool = False, **_) -> str:
     return out
 
 
-# CR 602.5b restrictions on activation ("Activate only …"), by the grammar's rule name
-ACTIVATE_ONLY = {
-    "sorcery": "Activate only as a sorcery.", "instant": "Activate only as an instant.",
-    "once": "Activate only once each turn.", "your_turn": "Activate only during your turn.",
-    "upkeep": "Activate only during your upkeep.", "combat": "Activate only during combat.",
-}
-
-
-@renders_verb("activate_only")
-def render_activate_only(a: A.Action, **_) -> str:
-    extra_keys(a, {"restriction", "condition"})
-    if a.extra.get("restriction") == "if" and isinstance(a.extra.get("condition"), A.Action):
-        # CR 602.5b: "Activate only if you control an Island."
-        return f"Activate only if {render(a.extra['condition'])}."
-    if "condition" in a.extra:
-        raise NotRendered("Action:activate_only+condition")
-    words = ACTIVATE_ONLY.get(a.extra.get("restriction"))
-    if words is None or a.obj is not None or a.amount is not None:
-        raise NotRendered(f"Action:activate_only:{a.extra.get('restriction')}")
-    return words
-
-
 def _duration_tail(a: A.Action) -> str:
     return " " + render(a.extra["duration"]) if "duration" in a.extra else ""
 

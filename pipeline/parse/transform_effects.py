@@ -182,8 +182,6 @@ class EffectRules(Transformer):
         return A.Sentence([A.Action("additional_combat_phase", extra={"then_main": "followed" in self._lits,
                                                                       "after": after}, text=self._t(meta))])
 
-    def ar_upkeep_once(self, meta, ch):  # CR 602.5b
-        return A.Action("activate_only", extra={"restriction": "upkeep_once"}, text=self._t(meta))
 
 
     # ------------------------------------------------------------ "for each" riders inside an action, dice (CR 706)
