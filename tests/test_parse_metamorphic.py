@@ -291,6 +291,12 @@ PAIRS = [
      ("Elderwood Scion", "Spells you cast that target this creature cost {2} less to cast."),
      ("Elderwood Scion", "Spells your opponents cast that target this creature cost {2} more to cast."),
      "cost_", ("subject",)),
+    ("cast only during combat / during the declare blockers step (CR 601.3)",
+     ("Angelic Favor", "Cast this spell only during combat."),
+     ("False Orders", "Cast this spell only during the declare blockers step."), "cast_only", ()),
+    ("equip / cycling abilities you activate (CR 602.2b)",
+     ("Fighter Class", "Equip abilities you activate cost {2} less to activate."),
+     ("Fluctuator", "Cycling abilities you activate cost {2} less to activate."), None, ()),
 ]
 
 

@@ -640,3 +640,61 @@ def test_landwalk_granted(name, fragment, land):
     grants = [x for s in a.body.effect for x in s.effects if isinstance(x, A.GrantAbility)]
     (kw,) = grants[0].abilities
     assert kw.name == "landwalk" and kw.param.words == [land]
+
+
+# casting restrictions (CR 601.3): the timing is a key of ast.CAST_TIMINGS, the condition a node
+@pytest.mark.parametrize("name,fragment,timing", [
+    ("Angelic Favor", "Cast this spell only during combat.", "combat"),
+    ("Disharmony", "Cast this spell only during combat before blockers are declared.", "combat_before_blockers"),
+    ("Berserk", "Cast this spell only before the combat damage step.", "before_combat_damage"),
+    ("Festival", "Cast this spell only during an opponent's upkeep.", "opponent_upkeep"),
+    ("Siren's Call", "Cast this spell only during an opponent's turn, before attackers are declared.",
+     "opponent_turn_before_attackers"),
+    ("Heavy Fog", "Cast this spell only during the declare attackers step and only if", "declare_attackers_if_attacked"),
+])
+def test_cast_only_timing(name, fragment, timing):
+    a = ability(name, fragment)
+    assert a.fully_parsed, a.to_json()["render_mismatch"]
+    (e,) = [x for s in a.body.effect for x in s.effects]
+    assert e.verb == "cast_only" and e.extra == {"timing": timing} and timing in A.CAST_TIMINGS
+
+
+def test_cast_only_if_renders_its_condition():
+    a = ability("Would You Have Done the Same?", "Cast this spell only if you control a creature.")
+    assert a.fully_parsed, a.to_json()["render_mismatch"]
+    (e,) = [x for s in a.body.effect for x in s.effects]
+    assert e.verb == "cast_only" and e.extra["if"].verb == "condition:control"
+
+
+def test_enters_tapped_unless_a_player_has_little_life():
+    a = ability("Etched Cornfield", "This land enters tapped unless a player has 13 or less life.")
+    assert a.fully_parsed, a.to_json()["render_mismatch"]
+    (e,) = [x for s in a.body.effect for x in s.effects]
+    assert isinstance(e, A.EntersTapped) and e.condition.verb == "condition:life"
+    assert e.condition.amount.value == 13 and e.condition.extra["comparison"].comparator == "<="
+
+
+@pytest.mark.parametrize("name,fragment,verb", [
+    ("Hotshot Mechanic", "crews Vehicles as though its power were 2 greater", "crew_as_though"),   # CR 702.122a
+    ("Deathless Pilot", "saddles Mounts and crews Vehicles", "saddle_crew_as_though"),             # CR 702.171a
+    ("Stoic Star-Captain", "crews Vehicles and stations permanents", "crew_station_as_though"),   # CR 702.184a
+])
+def test_power_as_though_greater(name, fragment, verb):
+    a = ability(name, fragment)
+    assert a.fully_parsed, a.to_json()["render_mismatch"]
+    (e,) = [x for s in a.body.effect for x in s.effects]
+    assert e.verb == verb and e.amount.value == 2
+
+
+@pytest.mark.parametrize("name,fragment,keyword", [
+    ("Fighter Class", "Equip abilities you activate cost {2} less to activate.", "equip"),        # CR 602.2b
+    ("Fluctuator", "Cycling abilities you activate cost {2} less to activate.", "cycling"),
+    ("Dragonkin Berserker", "Boast abilities you activate cost {1} less", "boast"),
+    ("Fervent Champion", "Equip abilities you activate that target this creature", "equip"),
+])
+def test_keyword_abilities_cost_less(name, fragment, keyword):
+    a = ability(name, fragment)
+    assert a.fully_parsed, a.to_json()["render_mismatch"]
+    (e,) = [x for s in a.body.effect for x in s.effects]
+    assert e.verb == "cost_less_activate" and isinstance(e.subject, A.KeywordAbilities)
+    assert e.subject.keyword == keyword and e.subject.qualifiers[0] == "you_activate"

@@ -237,6 +237,28 @@ FIXED_QUALITIES = {"everything": "everything", "all_colors": "all colors", "each
                    "chosen_player": "the chosen player"}
 
 
+#: When a spell with a casting restriction may be cast, "Cast this spell only <timing>." (CR 601.3: an
+#: effect that limits when a spell can be cast; steps and phases of CR 500–514) → the words after "only".
+CAST_TIMINGS = {
+    "combat": "during combat", "your_turn": "during your turn", "opponent_turn": "during an opponent's turn",
+    "combat_opponent_turn": "during combat on an opponent's turn", "combat_your_turn": "during combat on your turn",
+    "your_upkeep": "during your upkeep", "opponent_upkeep": "during an opponent's upkeep",
+    "declare_attackers": "during the declare attackers step", "your_declare_attackers": "during your declare attackers step",
+    "declare_blockers": "during the declare blockers step",
+    "declare_blockers_opponent_turn": "during the declare blockers step on an opponent's turn",
+    "your_end_step": "during your end step",
+    "combat_before_blockers": "during combat before blockers are declared",
+    "combat_after_blockers": "during combat after blockers are declared",
+    "combat_your_turn_before_blockers": "during combat on your turn before blockers are declared",
+    "opponent_turn_before_attackers": "during an opponent's turn, before attackers are declared",
+    "opponent_turn_after_upkeep": "during an opponent's turn after their upkeep step",
+    "before_attackers": "before attackers are declared", "before_blockers": "before blockers are declared",
+    "before_combat_damage": "before the combat damage step", "after_combat": "after combat",
+    "before_combat_or_before_blockers": "before combat or during combat before blockers are declared",
+    # the ambush spells of Portal: "… and only if you've been attacked this step" (CR 508.1: attacked this step)
+    "declare_attackers_if_attacked": "during the declare attackers step and only if you've been attacked this step",
+}
+
 #: What "Gift a [something]" gives the chosen opponent (CR 702.174d–i) → its words after "Gift".
 GIFTS = {"food": "a Food", "card": "a card", "tapped_fish": "a tapped Fish", "extra_turn": "an extra turn",
          "treasure": "a Treasure", "octopus": "an Octopus"}
@@ -352,6 +374,15 @@ class AbilitiesOf(Obj):
     ``possessive`` True for the "X's activated abilities" wording. ``quantifier`` is "of"."""
     source: "Obj | None" = None
     possessive: bool = False
+
+
+@dataclass
+class KeywordAbilities(Obj):
+    """The abilities of one keyword as an object description: "Equip abilities you activate cost {1}
+    less to activate" (CR 602.2b cost change; CR 702 keyword) — ``keyword`` the keyword's name
+    ("equip", "cycling", "boast"), ``words`` ["abilities"], ``qualifiers`` its post-modifiers
+    (``you_activate``)."""
+    keyword: str = ""
 
 
 @dataclass

@@ -44,6 +44,16 @@ def render_abilities_of(obj: A.AbilitiesOf, **_) -> str:
     return f"{words} of {render(obj.source, prep='in')}"
 
 
+@renders(A.KeywordAbilities)
+def render_keyword_abilities(obj: A.KeywordAbilities, **_) -> str:
+    """"equip abilities you activate [that target ~]" (CR 602.2b: the abilities of one CR 702 keyword)."""
+    from pipeline.parse.lexicon import is_keyword
+
+    if not is_keyword(obj.keyword) or obj.words != ["abilities"] or obj.quantifier is not None or obj.count is not None:
+        raise NotRendered("KeywordAbilities")
+    return " ".join([obj.keyword, "abilities"] + posts(obj.qualifiers, obj.words, refs=obj.refs, plural=True))
+
+
 def _bare(a: A.Action, *allowed: str) -> None:
     """Refuse extra keys outside ``allowed`` and an amount (the predicates below have none)."""
     extra_keys(a, set(allowed))
@@ -303,3 +313,23 @@ def render_extra_land(a: A.Action, **_) -> str:
             raise NotRendered("Action:extra_land:optional_without_subject")
         return f"play an additional {_one_word(a)} {tail}"
     return f"{who} {may}play an additional {_one_word(a)} {tail}"
+
+
+# ------------------------------------------------------------------ casting restrictions (CR 601.3)
+@renders_verb("cast_only")
+def render_cast_only(a: A.Action, **_) -> str:
+    """"Cast ~ only during combat." (``extra.timing``, a key of ast.CAST_TIMINGS) / "Cast ~ only if
+    you control a creature." (``extra.if``, a condition) — CR 601.3."""
+    extra_keys(a, {"timing", "if"})
+    if a.amount is not None or a.obj is not None or len(a.extra) != 1 or not isinstance(a.subject, A.Obj):
+        raise NotRendered("Action:cast_only")
+    who = render(a.subject)
+    timing = a.extra.get("timing")
+    if timing is not None:
+        if timing not in A.CAST_TIMINGS:
+            raise NotRendered("Action:cast_only:timing")
+        return f"cast {who} only {A.CAST_TIMINGS[timing]}"
+    cond = a.extra.get("if")
+    if not isinstance(cond, A.Action) or not cond.verb.startswith("condition:"):
+        raise NotRendered("Action:cast_only:if")
+    return f"cast {who} only if {render(cond)}"

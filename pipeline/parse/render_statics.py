@@ -455,3 +455,22 @@ def render_goaded(a: A.Action, **_) -> str:
         raise NotRendered("Action:goaded")
     who, plural = _subject(a)
     return f"{who} {'are' if plural else 'is'} goaded"
+
+
+#: "as though its power were N greater" (CR 702.122a crew, 702.171a saddle, 702.184a station): verb → the
+#: keyword actions it applies to, in the third person singular
+POWER_AS_THOUGH = {"crew_as_though": "crews Vehicles", "saddle_crew_as_though": "saddles Mounts and crews Vehicles",
+                   "crew_station_as_though": "crews Vehicles and stations permanents"}
+
+
+@renders_verb(*POWER_AS_THOUGH)
+def render_power_as_though(a: A.Action, **_) -> str:
+    """"~ crews Vehicles as though its power were 2 greater" (CR 702.122a: the tapped creatures' total
+    power counts that much more)."""
+    extra_keys(a, set())
+    if a.obj is not None or not isinstance(a.amount, A.Amount) or a.amount.kind != "fixed":
+        raise NotRendered(f"Action:{a.verb}")
+    who, plural = _subject(a)
+    if plural:
+        raise NotRendered(f"Action:{a.verb}:plural")
+    return f"{who} {POWER_AS_THOUGH[a.verb]} as though its power were {a.amount.value} greater"

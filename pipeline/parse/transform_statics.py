@@ -29,6 +29,18 @@ def _tr():
     return transform
 
 
+class _Timing(str):
+    """Internal: a key of ast.CAST_TIMINGS, the result of a ``ct_*`` alternative of ``cast_timing``."""
+
+
+def _timing_rule(key: str):
+    def rule(self, meta, ch):
+        return _Timing(key)
+    rule.__name__ = "ct_" + key
+    rule.__doc__ = f"cast_timing: {A.CAST_TIMINGS[key]!r} (CR 601.3)"
+    return v_args(meta=True)(rule)
+
+
 class _UntapStep(str):
     """Internal: whose untap step — your, your_next, controller, controller_next (CR 502.3)."""
 
@@ -47,6 +59,13 @@ class StaticRules(Transformer):
 
     def p_opps_cast(self, meta, ch):  # "spells your opponents cast"
         return "opps_cast"
+
+    def p_you_activate(self, meta, ch):  # "equip abilities you activate" (CR 602.2b)
+        return "you_activate"
+
+    def o_keyword_abilities(self, meta, ch):  # "Equip abilities" (CR 702.6a equip, 702.29a cycling, 602)
+        self._form_used = True  # (the keyword's name is the node's ``keyword``)
+        return A.KeywordAbilities(None, None, ["abilities"], self._t(meta), keyword=self._lits[0])
 
     def p_thats_a(self, meta, ch):  # "creature you control that's a Wolf or a Werewolf"
         words = []
@@ -376,9 +395,12 @@ class StaticRules(Transformer):
         return A.Sentence([A.Action("cast_only", subject=_self_obj(), extra={"if": _first(ch, A.Action)},
                                     text=self._t(meta))])
 
-    def st_cast_only_during(self, meta, ch):  # CR 601.3 / 307.1 timing restriction
-        return A.Sentence([A.Action("cast_only", subject=_self_obj(),
-                                    extra={"during": self._low(meta).split(" during ", 1)[1]}, text=self._t(meta))])
+    def st_cast_only_during(self, meta, ch):
+        """"Cast this spell only during combat." (CR 601.3 timing restriction) → ``cast_only`` with
+        ``extra.timing`` a key of :data:`ast.CAST_TIMINGS` (the ``ct_*`` alias of ``cast_timing``)."""
+        timing = next((c for c in ch if isinstance(c, _Timing)), None)
+        return A.Sentence([A.Action("cast_only", subject=_self_obj(), extra={"timing": timing},
+                                    text=self._t(meta))])
 
     def st_flash_sacrifice(self, meta, ch):  # CR 307.1 timing; "flash" enchantments of Visions
         card_type = [str(c).lower() for c in ch if isinstance(c, Token) and c.type == "CARDTYPE"]
@@ -552,3 +574,7 @@ class StaticRules(Transformer):
         words = next((c for c in ch if isinstance(c, list)), [])
         self._form_used = True
         return A.Action("is", extra={"words": words, "form": ["a"]}, text=self._t(meta))
+
+
+for _key in A.CAST_TIMINGS:  # one callback per ``ct_<key>`` alias of statics.lark ``cast_timing``
+    setattr(StaticRules, "ct_" + _key, _timing_rule(_key))
