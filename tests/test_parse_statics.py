@@ -249,7 +249,7 @@ def test_thought_reflection_draw_replacement():
 def test_sunglasses_of_urza_spend_as_though():
     e = only(line("2ED", "Sunglasses of Urza", "You may spend"))
     assert e.verb == "spend_as_though"
-    assert e.extra["rule"] == "spend white mana as though it were red mana"
+    assert (e.extra["spent"], e.extra["as"]) == ("white", "red")  # the colors, no longer the free text
 
 
 def test_meddling_mage_chosen_name_cant_be_cast():
@@ -698,3 +698,50 @@ def test_keyword_abilities_cost_less(name, fragment, keyword):
     (e,) = [x for s in a.body.effect for x in s.effects]
     assert e.verb == "cost_less_activate" and isinstance(e.subject, A.KeywordAbilities)
     assert e.subject.keyword == keyword and e.subject.qualifiers[0] == "you_activate"
+
+
+# continuous effects, replacement and prevention effects whose nodes gained a renderer (round trip)
+ROUND_TRIP_4 = [
+    ("Twisted Image", "Switch target creature's power and toughness until end of turn.", "switch_pt"),   # CR 613.4d
+    ("Avatar of Hope", "can block any number of creatures", "block_any_number"),                          # CR 509.1a
+    ("Keeper of Tresserhorn", "it assigns no combat damage this turn", "assign_no_combat_damage"),        # CR 510.1a
+    ("Sunspine Lynx", "Damage can't be prevented.", "damage_cant_be_prevented"),                          # CR 615.12
+    ("Malignus", "Damage that would be dealt by this creature can't be prevented.", "damage_cant_be_prevented"),
+    ("Telepathy", "Your opponents play with their hands revealed.", "play_hands_revealed"),
+    ("Relentless Rats", "A deck can have any number of cards named", "deck_any_number"),                  # CR 100.2a
+    ("Cleric Class", "you gain that much life plus 1 instead", "gain_plus"),                              # CR 614.1a
+    ("Worms of the Earth", "Players can't play lands.", "cant_play"),                                     # CR 305.1
+    ("Pariah", "All damage that would be dealt to you is dealt to enchanted creature instead.", "redirect_damage"),
+    ("Zealous Inquisitor", "The next 1 damage that would be dealt to this creature", "redirect_next"),  # CR 615.7
+    ("Marauding Boneslasher", "This creature can't block unless you control another Zombie.", "cant_block"),
+    ("Frogify", "is a blue Frog creature with base power and toughness 1/1", "is_base"),                  # CR 613.4b
+    ("Degavolver", "it enters with a +1/+1 counter on it and with first strike", "enters_with_counters_and_abilities"),
+    ("Liquimetal Coating", "becomes an artifact in addition to its other types", "becomes"),              # CR 205.1b
+    ("Sunglasses of Urza", "You may spend white mana as though it were red mana.", "spend_as_though"),    # CR 609.4b
+]
+
+
+def _verbs(a: A.Ability) -> list[str]:
+    return [n.verb for n in a.body.walk() if isinstance(n, A.Action)]
+
+
+@pytest.mark.parametrize("name,fragment,verb", ROUND_TRIP_4, ids=[r[0] for r in ROUND_TRIP_4])
+def test_rendered_continuous_and_replacement_effects(name, fragment, verb):
+    a = ability(name, fragment)
+    assert a.fully_parsed, (a.normalized, a.to_json()["render_mismatch"])
+    assert verb in _verbs(a)
+
+
+def test_spend_as_though_is_structured():
+    def spend(name, fragment):
+        return next(n for n in ability(name, fragment).body.walk()
+                    if isinstance(n, A.Action) and n.verb == "spend_as_though")
+    assert spend("Sunglasses of Urza", "spend white mana").extra == {"spent": "white", "as": "red", "optional": True}
+    assert spend("Mycosynth Lattice", "Players may spend mana").extra == {"spent": None, "as": "any_color",
+                                                                         "optional": True}
+
+
+def test_is_base_keeps_its_colors_and_types():
+    e = next(n for n in ability("Frogify", "is a blue Frog creature").body.walk()
+             if isinstance(n, A.Action) and n.verb == "is_base")
+    assert [w.lower() for w in e.extra["words"]] == ["blue", "frog", "creature"] and e.extra["pt"] == "1/1"

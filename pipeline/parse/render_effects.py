@@ -362,11 +362,15 @@ def _duration_tail(a: A.Action) -> str:
 @renders_verb("unblockable", "cant_block")
 def render_cant(a: A.Action, **_) -> str:
     """"~ can't be blocked [this turn]" (CR 509.1b), "~ can't block"."""
-    extra_keys(a, {"duration"})
+    extra_keys(a, {"duration", "unless"})
     if a.subject is None or a.obj is not None or a.amount is not None:
         raise NotRendered(f"Action:{a.verb}")
     words = "can't be blocked" if a.verb == "unblockable" else "can't block"
-    return f"{render(a.subject, role='subject')} {words}{_duration_tail(a)}"
+    unless = a.extra.get("unless")
+    if unless is not None and not (isinstance(unless, A.Action) and unless.verb.startswith("condition:")):
+        raise NotRendered(f"Action:{a.verb}:unless")
+    tail = f" unless {render(unless)}" if unless is not None else ""  # CR 509.1b: "can't block unless …"
+    return f"{render(a.subject, role='subject')} {words}{_duration_tail(a)}{tail}"
 
 
 @renders_verb("gain_control")
@@ -657,7 +661,7 @@ def render_becomes(a: A.Action, **_) -> str:
     type, 613.1e color, 613.1f abilities, 613.4b P/T set by an effect), from ``extra``: ``pt``,
     ``words`` (colors CR 105 and types CR 205 only, "and" between two of them), ``article``,
     ``abilities``; "… with base power and toughness 1/1" from ``base_pt``."""
-    extra_keys(a, CLAUSE_KEYS | {"pt", "words", "article", "abilities", "duration", "base_pt", "form"})
+    extra_keys(a, CLAUSE_KEYS | {"pt", "words", "article", "abilities", "duration", "base_pt", "form", "also"})
     words, pt = a.extra.get("words") or [], a.extra.get("pt")
     form = a.extra.get("form") or []
     if a.obj is not None or a.amount is not None or not words or not set(form) <= {"a", "an"}:
@@ -673,6 +677,10 @@ def render_becomes(a: A.Action, **_) -> str:
         out += " with base power and toughness " + a.extra["base_pt"]
     if a.extra.get("abilities"):
         out += " with " + ability_list(a.extra["abilities"])
+    if "also" in a.extra:  # "… in addition to its other types" (CR 205.1b: the new types are added)
+        if a.extra["also"] not in ("its", "their"):
+            raise NotRendered("Action:becomes:also")
+        out += f" in addition to {a.extra['also']} other types"
     return out + _duration_tail(a)
 
 

@@ -312,8 +312,23 @@ class StaticRules(Transformer):
     def c_deck_any_number(self, meta, ch):  # CR 100.2a exception
         return A.Action("deck_any_number", subject=_self_obj(), text=self._t(meta))
 
-    def a_spend_as_though(self, meta, ch):  # CR 609.4b
-        return A.Action("spend_as_though", extra={"rule": self._low(meta)}, text=self._t(meta))
+    def a_spend_as_though(self, meta, ch):
+        """"spend white mana as though it were red mana" / "spend mana as though it were mana of any color
+        [to cast it]" (CR 609.4b) → ``spend_as_though``, ``extra: {spent, as}``: ``spent`` a color word, "colored",
+        "colorless" or None (any mana); ``as`` a color word or "any_color" / "any_type"; the spell
+        of "to cast <obj>" in ``obj``."""
+        low = self._low(meta)
+        cut = meta.start_pos + low.index(" as though ")
+        colors = [(c.start_pos < cut, str(c).lower()) for c in ch if isinstance(c, Token) and c.type == "COLOR"]
+        first = low.split()[1]
+        spent = first if first in ("colored", "colorless") else next((w for before, w in colors if before), None)
+        if " mana of any " in low:
+            as_ = "any_type" if low.split(" mana of any ", 1)[1].startswith("type") else "any_color"
+        else:
+            as_ = next((w for before, w in colors if not before), None)
+        self._form_used = True  # (the words are read into ``spent`` and ``as``)
+        return A.Action("spend_as_though", obj=_first(ch, A.Obj), extra={"spent": spent, "as": as_},
+                        text=self._t(meta))
 
     def c_every_basic_land_type(self, meta, ch):  # CR 305.6: the five basic land types, added (205.1b)
         return A.Action("is_also", subject=_first(ch, A.Obj),
@@ -459,6 +474,24 @@ class StaticRules(Transformer):
         text = self._t(meta)
         grant = A.GrantAbility(subj, kws, dur.text if dur is not None else None, text)
         return [grant, A.Action("pump", subject=subj, extra=extra, text=text)]
+
+    def a_becomes_also(self, meta, ch):
+        """"~ becomes an artifact in addition to its other types", "… become a 3/3 Sphinx creature with flying in
+        addition to its other types" (CR 205.1b, 613.1d) → the ``becomes`` Action of ``a_becomes`` with
+        ``extra.also``: "its" / "their" (the possessive written)."""
+        act = self.a_becomes(meta, ch)
+        if act.verb == "becomes":
+            act.extra["also"] = "their" if "their" in self._lits else "its"
+        return act
+
+    def a_is_base(self, meta, ch):
+        """"is a blue Frog creature with base power and toughness 1/1" (CR 205.1a, 613.1d–e, 613.4b) →
+        ``is_base``, ``extra: {words: colors and types, article, pt}``."""
+        words = next((c for c in ch if isinstance(c, list)), [])
+        pt = next(str(c) for c in ch if isinstance(c, Token) and c.type == "PT")
+        self._form_used = True
+        art = next((w for w in self._lits if w in ("a", "an")), None)
+        return A.Action("is_base", extra={"words": list(words), "article": art, "pt": pt}, text=self._t(meta))
 
     def a_switch_pt(self, meta, ch):  # CR 613.4d switching power and toughness
         return A.Action("switch_pt", obj=_first(ch, A.Obj), extra=dur_extra(ch), text=self._t(meta))
