@@ -745,3 +745,39 @@ def test_is_base_keeps_its_colors_and_types():
     e = next(n for n in ability("Frogify", "is a blue Frog creature").body.walk()
              if isinstance(n, A.Action) and n.verb == "is_base")
     assert [w.lower() for w in e.extra["words"]] == ["blue", "frog", "creature"] and e.extra["pt"] == "1/1"
+
+
+ROUND_TRIP_5 = [
+    ("Feral Hydra", "Any player may activate this ability.", "any_player_may_activate"),                 # CR 602.2
+    ("Worship", "damage that would reduce your life total to less than 1 reduces it to 1 instead", "life_total_floor"),
+    ("Living Lands", "All Forests are 1/1 creatures that are still lands.", "is_creature"),              # CR 205.1b
+    ("Living Terrain", "Enchanted land is a 5/6 green Treefolk creature that's still a land.", "is_creature"),
+    ("Celestus Sanctifier", "it becomes day as this creature enters", "becomes_day"),                    # CR 702.145d
+    ("Soul Parry", "Prevent all damage one or two target creatures would deal this turn.", "prevent_from_source"),
+    ("Vulshok Gauntlets", "gets +4/+2 and doesn't untap during its controller's untap step", "no_untap"),  # CR 502.3
+]
+
+
+@pytest.mark.parametrize("name,fragment,verb", ROUND_TRIP_5, ids=[r[0] for r in ROUND_TRIP_5])
+def test_rendered_restrictions_and_replacements_5(name, fragment, verb):
+    a = ability(name, fragment)
+    assert a.fully_parsed, (a.normalized, a.to_json()["render_mismatch"])
+    assert verb in _verbs(a)
+
+
+def test_life_total_floor_keeps_both_numbers():
+    e = next(n for n in ability("Elderscale Wurm", "reduces it to 7 instead").body.walk()
+             if isinstance(n, A.Action) and n.verb == "life_total_floor")
+    assert e.amount.value == 7 and e.extra["to"].value == 7
+
+
+def test_joined_doesnt_untap_takes_the_subject():
+    e = next(n for n in ability("Vulshok Gauntlets", "doesn't untap").body.walk()
+             if isinstance(n, A.Action) and n.verb == "no_untap")
+    assert e.subject is not None and e.subject.quantifier == "equipped"
+
+
+def test_any_player_may_activate_timing_rider():
+    e = next(n for n in ability("Mana Cache", "Any player may activate this ability but only").body.walk()
+             if isinstance(n, A.Action) and n.verb == "any_player_may_activate")
+    assert e.extra == {"only": "their_turn_before_end_step"}

@@ -206,3 +206,24 @@ def render_redirect_damage(a: A.Action, **_) -> str:
             or a.subject is not None or a.amount is not None:
         raise NotRendered("Action:redirect_damage")
     return f"all damage that would be dealt to {render(a.obj)} is dealt to {render(to)} instead"
+
+
+@renders_verb("prevent_from_source")
+def render_prevent_from_source(a: A.Action, **_) -> str:
+    """"Prevent all damage target instant or sorcery spell would deal this turn." (CR 615.1)."""
+    extra_keys(a, {"duration"})
+    if a.subject is not None or not isinstance(a.obj, A.Obj) or a.amount is not None:
+        raise NotRendered("Action:prevent_from_source")
+    return f"prevent all damage {render(a.obj)} would deal{_duration_tail(a)}"
+
+
+@renders_verb("life_total_floor")
+def render_life_total_floor(a: A.Action, **_) -> str:
+    """"damage that would reduce your life total to less than 1 reduces it to 1 instead" (CR 614.1a)."""
+    extra_keys(a, {"to"})
+    to = a.extra.get("to")
+    if a.subject is not None or a.obj is not None or not all(
+            isinstance(n, A.Amount) and n.kind == "fixed" for n in (a.amount, to)):
+        raise NotRendered("Action:life_total_floor")
+    return (f"damage that would reduce your life total to less than {amount_number(a.amount, words=False)} "
+            f"reduces it to {amount_number(to, words=False)} instead")

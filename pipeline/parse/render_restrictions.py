@@ -333,3 +333,16 @@ def render_cast_only(a: A.Action, **_) -> str:
     if not isinstance(cond, A.Action) or not cond.verb.startswith("condition:"):
         raise NotRendered("Action:cast_only:if")
     return f"cast {who} only if {render(cond)}"
+
+
+@renders_verb("any_player_may_activate")
+def render_any_player_may_activate(a: A.Action, **_) -> str:
+    """"Any player may activate this ability [but only during their turn before the end step]." (CR 602.2:
+    an object's controller activates its abilities unless the object says otherwise); ``extra.only``:
+    "their_turn_before_end_step" for the timing rider."""
+    extra_keys(a, {"only"})
+    only = a.extra.get("only")
+    if a.subject is not None or a.obj is not None or a.amount is not None or only not in (None, "their_turn_before_end_step"):
+        raise NotRendered("Action:any_player_may_activate")
+    tail = " but only during their turn before the end step" if only else ""
+    return "any player may activate this ability" + tail

@@ -587,3 +587,37 @@ def render_play_hands_revealed(a: A.Action, **_) -> str:
     if not plural:
         raise NotRendered("Action:play_hands_revealed:singular")
     return f"{who} play with {form[0]} hands revealed"
+
+
+@renders_verb("becomes_day")
+def render_becomes_day(a: A.Action, **_) -> str:
+    """"it becomes day as ~ enters" (CR 702.145d: day/night begins as a permanent with daybound enters)."""
+    extra_keys(a, {"words"})
+    if a.extra.get("words") != ["~"] or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:becomes_day")
+    who, plural = _subject(a)
+    if who != "it":
+        raise NotRendered("Action:becomes_day:subject")
+    return "it becomes day as ~ enters"
+
+
+@renders_verb("is_creature")
+def render_is_creature(a: A.Action, **_) -> str:
+    """"All Forests are 1/1 creatures that are still lands", "Enchanted land is a 4/4 Elemental creature
+    that's still a land" (CR 205.1b: the land keeps its types, 613.4b its P/T)."""
+    from pipeline.parse.render_effects import _type_words
+
+    extra_keys(a, {"pt", "words", "still", "form"})
+    pt, words, still = a.extra.get("pt"), a.extra.get("words") or [], a.extra.get("still") or []
+    if not isinstance(pt, str) or not _PT.fullmatch(pt) or not words or not still or a.obj is not None \
+            or a.amount is not None:
+        raise NotRendered("Action:is_creature")
+    _type_words(words)
+    _type_words(still)
+    who, plural = _subject(a)
+    form = a.extra.get("form") or []
+    if plural and not form:
+        return f"{who} are {pt} {' '.join(words)} that are still {' '.join(still)}"
+    if not plural and form == ["a", "a"]:
+        return f"{who} is a {pt} {' '.join(words)} that's still {' '.join(['a'] + still)}"
+    raise NotRendered("Action:is_creature:form")

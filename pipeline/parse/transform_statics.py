@@ -429,8 +429,12 @@ class StaticRules(Transformer):
         return A.Sentence([A.Action("dont_lose_game_for_life", subject=A.Obj("you", None, [], "you"),
                                     amount=_first(ch, A.Amount), text=self._t(meta))])
 
-    def st_life_floor(self, meta, ch):  # CR 614 replacement of life loss
-        return self._sentence("life_total_floor", meta, ch)
+    def st_life_floor(self, meta, ch):
+        """"Damage that would reduce your life total to less than 1 reduces it to 1 instead." (CR 614.1a
+        replacement of damage's result, CR 120.3a) → ``life_total_floor``, amount the floor ("less than N"),
+        ``extra.to`` the life total it reduces to."""
+        floor, to = [c for c in ch if isinstance(c, A.Amount)][:2]
+        return A.Sentence([A.Action("life_total_floor", amount=floor, extra={"to": to}, text=self._t(meta))])
 
     def _sentence(self, verb, meta, ch, **extra):
         return A.Sentence([A.Action(verb, obj=_first(ch, A.Obj), amount=_first(ch, A.Amount),
