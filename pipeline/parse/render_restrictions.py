@@ -315,25 +315,6 @@ def render_extra_land(a: A.Action, **_) -> str:
     return f"{who} {may}play an additional {_one_word(a)} {tail}"
 
 
-# ------------------------------------------------------------------ casting restrictions (CR 601.3)
-@renders_verb("cast_only")
-def render_cast_only(a: A.Action, **_) -> str:
-    """"Cast ~ only during combat." (``extra.timing``, a key of ast.CAST_TIMINGS) / "Cast ~ only if
-    you control a creature." (``extra.if``, a condition) — CR 601.3."""
-    extra_keys(a, {"timing", "if"})
-    if a.amount is not None or a.obj is not None or len(a.extra) != 1 or not isinstance(a.subject, A.Obj):
-        raise NotRendered("Action:cast_only")
-    who = render(a.subject)
-    timing = a.extra.get("timing")
-    if timing is not None:
-        if timing not in A.CAST_TIMINGS:
-            raise NotRendered("Action:cast_only:timing")
-        return f"cast {who} only {A.CAST_TIMINGS[timing]}"
-    cond = a.extra.get("if")
-    if not isinstance(cond, A.Action) or not cond.verb.startswith("condition:"):
-        raise NotRendered("Action:cast_only:if")
-    return f"cast {who} only if {render(cond)}"
-
 
 @renders_verb("any_player_may_activate")
 def render_any_player_may_activate(a: A.Action, **_) -> str:

@@ -505,15 +505,6 @@ def render_spend_as_though(a: A.Action, **_) -> str:
     return out + (f" to cast {render(a.obj)}" if a.obj is not None else "")
 
 
-@renders_verb("switch_pt")
-def render_switch_pt(a: A.Action, **_) -> str:
-    """"Switch target creature's power and toughness until end of turn" (CR 613.4d)."""
-    extra_keys(a, {"duration"})
-    if a.subject is not None or not isinstance(a.obj, A.Obj) or a.amount is not None:
-        raise NotRendered("Action:switch_pt")
-    return f"switch {render(a.obj)}'s power and toughness{_duration_tail(a)}"
-
-
 @renders_verb("is_base")
 def render_is_base(a: A.Action, **_) -> str:
     """"Enchanted creature is a blue Frog creature with base power and toughness 1/1" (CR 205.1a sets the
@@ -532,27 +523,6 @@ def render_is_base(a: A.Action, **_) -> str:
         raise NotRendered("Action:is_base:plural")
     desc = " ".join(words)
     return f"{who} is {article(desc)} {desc} with base power and toughness {pt}"
-
-
-@renders_verb("enters_with_counters_and_abilities")
-def render_enters_with_and(a: A.Action, **_) -> str:
-    """"it enters with two +1/+1 counters on it and with first strike" (kicker riders, CR 614.1c, 122.6)."""
-    from pipeline.parse.render_counters import counters
-    from pipeline.parse.render_effects import ability_list
-
-    extra_keys(a, {"enters_with", "abilities"})
-    ew = a.extra.get("enters_with")
-    if not isinstance(ew, A.EntersWith) or len(ew.counters) != 1 or ew.tapped or a.obj is not None \
-            or a.amount is not None or not (isinstance(ew.subject, A.Obj) and ew.subject.text == "" and not ew.subject.words):
-        raise NotRendered("Action:enters_with_counters_and_abilities")
-    who, plural = _subject(a)
-    if plural:
-        raise NotRendered("Action:enters_with_counters_and_abilities:plural")
-    spec = ew.counters[0]
-    if spec.additional:
-        raise NotRendered("Action:enters_with_counters_and_abilities:additional")
-    return (f"{who} enters with {counters(spec.amount, spec.counter)} on it and with "
-            f"{ability_list(a.extra.get('abilities') or [])}")
 
 
 @renders_verb("damage_cant_be_prevented")

@@ -29,18 +29,6 @@ def _tr():
     return transform
 
 
-class _Timing(str):
-    """Internal: a key of ast.CAST_TIMINGS, the result of a ``ct_*`` alternative of ``cast_timing``."""
-
-
-def _timing_rule(key: str):
-    def rule(self, meta, ch):
-        return _Timing(key)
-    rule.__name__ = "ct_" + key
-    rule.__doc__ = f"cast_timing: {A.CAST_TIMINGS[key]!r} (CR 601.3)"
-    return v_args(meta=True)(rule)
-
-
 class _UntapStep(str):
     """Internal: whose untap step — your, your_next, controller, controller_next (CR 502.3)."""
 
@@ -406,17 +394,6 @@ class StaticRules(Transformer):
             act.extra["optional"] = True
         return A.Sentence([act] if act is not None else [])
 
-    def st_cast_only_if(self, meta, ch):  # CR 601.3 casting restriction
-        return A.Sentence([A.Action("cast_only", subject=_self_obj(), extra={"if": _first(ch, A.Action)},
-                                    text=self._t(meta))])
-
-    def st_cast_only_during(self, meta, ch):
-        """"Cast this spell only during combat." (CR 601.3 timing restriction) → ``cast_only`` with
-        ``extra.timing`` a key of :data:`ast.CAST_TIMINGS` (the ``ct_*`` alias of ``cast_timing``)."""
-        timing = next((c for c in ch if isinstance(c, _Timing)), None)
-        return A.Sentence([A.Action("cast_only", subject=_self_obj(), extra={"timing": timing},
-                                    text=self._t(meta))])
-
     def st_flash_sacrifice(self, meta, ch):  # CR 307.1 timing; "flash" enchantments of Visions
         card_type = [str(c).lower() for c in ch if isinstance(c, Token) and c.type == "CARDTYPE"]
         return self._sentence("sacrifice_if_cast_at_instant_speed", meta, ch, words=card_type)
@@ -478,15 +455,6 @@ class StaticRules(Transformer):
         text = self._t(meta)
         grant = A.GrantAbility(subj, kws, dur.text if dur is not None else None, text)
         return [grant, A.Action("pump", subject=subj, extra=extra, text=text)]
-
-    def a_becomes_also(self, meta, ch):
-        """"~ becomes an artifact in addition to its other types", "… become a 3/3 Sphinx creature with flying in
-        addition to its other types" (CR 205.1b, 613.1d) → the ``becomes`` Action of ``a_becomes`` with
-        ``extra.also``: "its" / "their" (the possessive written)."""
-        act = self.a_becomes(meta, ch)
-        if act.verb == "becomes":
-            act.extra["also"] = "their" if "their" in self._lits else "its"
-        return act
 
     def a_is_base(self, meta, ch):
         """"is a blue Frog creature with base power and toughness 1/1" (CR 205.1a, 613.1d–e, 613.4b) →
@@ -612,6 +580,3 @@ class StaticRules(Transformer):
         self._form_used = True
         return A.Action("is", extra={"words": words, "form": ["a"]}, text=self._t(meta))
 
-
-for _key in A.CAST_TIMINGS:  # one callback per ``ct_<key>`` alias of statics.lark ``cast_timing``
-    setattr(StaticRules, "ct_" + _key, _timing_rule(_key))
