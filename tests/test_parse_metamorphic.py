@@ -321,6 +321,18 @@ PAIRS = [
      ("Elderwood Scion", "Spells you cast that target this creature cost {2} less to cast."),
      ("Elderwood Scion", "Spells your opponents cast that target this creature cost {2} more to cast."),
      "cost_", ("subject",)),
+    ("cast only during combat / during the declare blockers step (CR 601.3)",
+     ("Angelic Favor", "Cast this spell only during combat."),
+     ("False Orders", "Cast this spell only during the declare blockers step."), "cast_only", ()),
+    ("equip / cycling abilities you activate (CR 602.2b)",
+     ("Fighter Class", "Equip abilities you activate cost {2} less to activate."),
+     ("Fluctuator", "Cycling abilities you activate cost {2} less to activate."), None, ()),
+    ("spend white mana as though it were red / mana as though it were any color (CR 609.4b)",
+     ("Sunglasses of Urza", "You may spend white mana as though it were red mana."),
+     ("Mycosynth Lattice", "Players may spend mana as though it were mana of any color."), "spend_as_though", ("subject",)),
+    ("is a blue Frog / a green Elk creature with base P/T (CR 613.4b)",
+     ("Frogify", "is a blue Frog creature with base power and toughness 1/1"),
+     ("Trickster's Elk", "is a green Elk creature with base power and toughness 3/3"), "is_base", ("extra.pt",)),
 ]
 
 

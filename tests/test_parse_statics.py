@@ -249,7 +249,7 @@ def test_thought_reflection_draw_replacement():
 def test_sunglasses_of_urza_spend_as_though():
     e = only(line("2ED", "Sunglasses of Urza", "You may spend"))
     assert e.verb == "spend_as_though"
-    assert e.extra["rule"] == "spend white mana as though it were red mana"
+    assert (e.extra["spent"], e.extra["as"]) == ("white", "red")  # the colors, no longer the free text
 
 
 def test_meddling_mage_chosen_name_cant_be_cast():
@@ -641,3 +641,120 @@ def test_landwalk_granted(name, fragment, land):
     grants = [x for s in a.body.effect for x in s.effects if isinstance(x, A.GrantAbility)]
     (kw,) = grants[0].abilities
     assert kw.name == "landwalk" and kw.param.words == [land]
+
+
+def test_enters_tapped_unless_a_player_has_little_life():
+    a = ability("Etched Cornfield", "This land enters tapped unless a player has 13 or less life.")
+    assert a.fully_parsed, a.to_json()["render_mismatch"]
+    (e,) = [x for s in a.body.effect for x in s.effects]
+    assert isinstance(e, A.EntersTapped) and e.condition.verb == "condition:life"
+    assert e.condition.amount.value == 13 and e.condition.extra["comparison"].comparator == "<="
+
+
+@pytest.mark.parametrize("name,fragment,verb", [
+    ("Hotshot Mechanic", "crews Vehicles as though its power were 2 greater", "crew_as_though"),   # CR 702.122a
+    ("Deathless Pilot", "saddles Mounts and crews Vehicles", "saddle_crew_as_though"),             # CR 702.171a
+    ("Stoic Star-Captain", "crews Vehicles and stations permanents", "crew_station_as_though"),   # CR 702.184a
+])
+def test_power_as_though_greater(name, fragment, verb):
+    a = ability(name, fragment)
+    assert a.fully_parsed, a.to_json()["render_mismatch"]
+    (e,) = [x for s in a.body.effect for x in s.effects]
+    assert e.verb == verb and e.amount.value == 2
+
+
+@pytest.mark.parametrize("name,fragment,keyword", [
+    ("Fighter Class", "Equip abilities you activate cost {2} less to activate.", "equip"),        # CR 602.2b
+    ("Fluctuator", "Cycling abilities you activate cost {2} less to activate.", "cycling"),
+    ("Dragonkin Berserker", "Boast abilities you activate cost {1} less", "boast"),
+    ("Fervent Champion", "Equip abilities you activate that target this creature", "equip"),
+])
+def test_keyword_abilities_cost_less(name, fragment, keyword):
+    a = ability(name, fragment)
+    assert a.fully_parsed, a.to_json()["render_mismatch"]
+    (e,) = [x for s in a.body.effect for x in s.effects]
+    assert e.verb == "cost_less_activate" and isinstance(e.subject, A.KeywordAbilities)
+    assert e.subject.keyword == keyword and e.subject.qualifiers[0] == "you_activate"
+
+
+# continuous effects, replacement and prevention effects whose nodes gained a renderer (round trip)
+ROUND_TRIP_4 = [
+    ("Twisted Image", "Switch target creature's power and toughness until end of turn.", "switch_pt"),   # CR 613.4d
+    ("Avatar of Hope", "can block any number of creatures", "block_any_number"),                          # CR 509.1a
+    ("Keeper of Tresserhorn", "it assigns no combat damage this turn", "assign_no_combat_damage"),        # CR 510.1a
+    ("Sunspine Lynx", "Damage can't be prevented.", "damage_cant_be_prevented"),                          # CR 615.12
+    ("Malignus", "Damage that would be dealt by this creature can't be prevented.", "damage_cant_be_prevented"),
+    ("Telepathy", "Your opponents play with their hands revealed.", "play_hands_revealed"),
+    ("Relentless Rats", "A deck can have any number of cards named", "deck_any_number"),                  # CR 100.2a
+    ("Cleric Class", "you gain that much life plus 1 instead", "gain_plus"),                              # CR 614.1a
+    ("Worms of the Earth", "Players can't play lands.", "cant_play"),                                     # CR 305.1
+    ("Pariah", "All damage that would be dealt to you is dealt to enchanted creature instead.", "redirect_damage"),
+    ("Zealous Inquisitor", "The next 1 damage that would be dealt to this creature", "redirect_next"),  # CR 615.7
+    ("Marauding Boneslasher", "This creature can't block unless you control another Zombie.", "cant_block"),
+    ("Frogify", "is a blue Frog creature with base power and toughness 1/1", "is_base"),                  # CR 613.4b
+    ("Degavolver", "it enters with a +1/+1 counter on it and with first strike", "enters_with_counters_and_abilities"),
+    ("Liquimetal Coating", "becomes an artifact in addition to its other types", "becomes"),              # CR 205.1b
+    ("Sunglasses of Urza", "You may spend white mana as though it were red mana.", "spend_as_though"),    # CR 609.4b
+]
+
+
+def _verbs(a: A.Ability) -> list[str]:
+    return [n.verb for n in a.body.walk() if isinstance(n, A.Action)]
+
+
+@pytest.mark.parametrize("name,fragment,verb", ROUND_TRIP_4, ids=[r[0] for r in ROUND_TRIP_4])
+def test_rendered_continuous_and_replacement_effects(name, fragment, verb):
+    a = ability(name, fragment)
+    assert a.fully_parsed, (a.normalized, a.to_json()["render_mismatch"])
+    assert verb in _verbs(a)
+
+
+def test_spend_as_though_is_structured():
+    def spend(name, fragment):
+        return next(n for n in ability(name, fragment).body.walk()
+                    if isinstance(n, A.Action) and n.verb == "spend_as_though")
+    assert spend("Sunglasses of Urza", "spend white mana").extra == {"spent": "white", "as": "red", "optional": True}
+    assert spend("Mycosynth Lattice", "Players may spend mana").extra == {"spent": None, "as": "any_color",
+                                                                         "optional": True}
+
+
+def test_is_base_keeps_its_colors_and_types():
+    e = next(n for n in ability("Frogify", "is a blue Frog creature").body.walk()
+             if isinstance(n, A.Action) and n.verb == "is_base")
+    assert [w.lower() for w in e.extra["words"]] == ["blue", "frog", "creature"] and e.extra["pt"] == "1/1"
+
+
+ROUND_TRIP_5 = [
+    ("Feral Hydra", "Any player may activate this ability.", "any_player_may_activate"),                 # CR 602.2
+    ("Worship", "damage that would reduce your life total to less than 1 reduces it to 1 instead", "life_total_floor"),
+    ("Living Lands", "All Forests are 1/1 creatures that are still lands.", "is_creature"),              # CR 205.1b
+    ("Living Terrain", "Enchanted land is a 5/6 green Treefolk creature that's still a land.", "is_creature"),
+    ("Celestus Sanctifier", "it becomes day as this creature enters", "becomes_day"),                    # CR 702.145d
+    ("Soul Parry", "Prevent all damage one or two target creatures would deal this turn.", "prevent_from_source"),
+    ("Vulshok Gauntlets", "gets +4/+2 and doesn't untap during its controller's untap step", "no_untap"),  # CR 502.3
+]
+
+
+@pytest.mark.parametrize("name,fragment,verb", ROUND_TRIP_5, ids=[r[0] for r in ROUND_TRIP_5])
+def test_rendered_restrictions_and_replacements_5(name, fragment, verb):
+    a = ability(name, fragment)
+    assert a.fully_parsed, (a.normalized, a.to_json()["render_mismatch"])
+    assert verb in _verbs(a)
+
+
+def test_life_total_floor_keeps_both_numbers():
+    e = next(n for n in ability("Elderscale Wurm", "reduces it to 7 instead").body.walk()
+             if isinstance(n, A.Action) and n.verb == "life_total_floor")
+    assert e.amount.value == 7 and e.extra["to"].value == 7
+
+
+def test_joined_doesnt_untap_takes_the_subject():
+    e = next(n for n in ability("Vulshok Gauntlets", "doesn't untap").body.walk()
+             if isinstance(n, A.Action) and n.verb == "no_untap")
+    assert e.subject is not None and e.subject.quantifier == "equipped"
+
+
+def test_any_player_may_activate_timing_rider():
+    e = next(n for n in ability("Mana Cache", "Any player may activate this ability but only").body.walk()
+             if isinstance(n, A.Action) and n.verb == "any_player_may_activate")
+    assert e.extra == {"only": "their_turn_before_end_step"}

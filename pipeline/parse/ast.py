@@ -384,6 +384,15 @@ class AbilitiesOf(Obj):
 
 
 @dataclass
+class KeywordAbilities(Obj):
+    """The abilities of one keyword as an object description: "Equip abilities you activate cost {1}
+    less to activate" (CR 602.2b cost change; CR 702 keyword) — ``keyword`` the keyword's name
+    ("equip", "cycling", "boast"), ``words`` ["abilities"], ``qualifiers`` its post-modifiers
+    (``you_activate``)."""
+    keyword: str = ""
+
+
+@dataclass
 class TypesAmong(Obj):
     """Types counted among objects: "basic land types among lands you control" (domain, CR 205.3i,
     207.2c), "creature types among creatures you control" — ``words`` the kind of type with

@@ -357,11 +357,15 @@ def _duration_tail(a: A.Action) -> str:
 @renders_verb("unblockable", "cant_block")
 def render_cant(a: A.Action, **_) -> str:
     """"~ can't be blocked [this turn]" (CR 509.1b), "~ can't block"."""
-    extra_keys(a, {"duration"})
+    extra_keys(a, {"duration", "unless"})
     if a.subject is None or a.obj is not None or a.amount is not None:
         raise NotRendered(f"Action:{a.verb}")
     words = "can't be blocked" if a.verb == "unblockable" else "can't block"
-    return f"{render(a.subject, role='subject')} {words}{_duration_tail(a)}"
+    unless = a.extra.get("unless")
+    if unless is not None and not (isinstance(unless, A.Action) and unless.verb.startswith("condition:")):
+        raise NotRendered(f"Action:{a.verb}:unless")
+    tail = f" unless {render(unless)}" if unless is not None else ""  # CR 509.1b: "can't block unless …"
+    return f"{render(a.subject, role='subject')} {words}{_duration_tail(a)}{tail}"
 
 
 @renders_verb("gain_control")

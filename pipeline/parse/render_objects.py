@@ -86,7 +86,7 @@ POSTS = {
     "exiled_with": "exiled with ~", "exiled_with:~": "exiled with ~", "exiled_with:it": "exiled with it",  # CR 607.2a
     "of_that_type": "of that type", "not_cast": "that wasn't cast",
     "crewed_it": "that crewed it this turn", "chosen_name": "with the chosen name",
-    "you_cast": "you cast", "opps_cast": "your opponents cast",
+    "you_cast": "you cast", "opps_cast": "your opponents cast", "you_activate": "you activate",
     "you_cast_this_turn": "you cast this turn", "you_drew_this_turn": "you've drawn this turn",
     "you_dont_own": "you don't own", "dealt_damage_this_way": "dealt damage this way",
     "cast_this_way": "cast this way",  # CR 608.2c

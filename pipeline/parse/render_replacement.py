@@ -170,3 +170,60 @@ def render_designation(a: A.Action, **_) -> str:
     if a.obj is not None or a.amount is not None or a.subject is None:
         raise NotRendered(f"Action:{a.verb}")
     return subject_verb(a, *DESIGNATIONS[a.verb])
+
+
+@renders_verb("gain_plus")
+def render_gain_plus(a: A.Action, **_) -> str:
+    """"you gain that much life plus 1 instead" (CR 614.1a: a replacement of a life gain event)."""
+    extra_keys(a, {"instead"})
+    if a.extra.get("instead") is not True or a.subject is None or a.obj is not None \
+            or not isinstance(a.amount, A.Amount) or a.amount.kind != "fixed":
+        raise NotRendered("Action:gain_plus")
+    who = render(a.subject, role="subject")
+    verb = "gain" if who == "you" or is_plural(a.subject) else "gains"
+    return f"{who} {verb} that much life plus {amount_number(a.amount, words=False)} instead"
+
+
+@renders_verb("redirect_next")
+def render_redirect_next(a: A.Action, **_) -> str:
+    """"The next 1 damage that would be dealt to ~ this turn is dealt to target creature you control
+    instead" (CR 615.7 prevention shield whose damage is redirected, CR 614.9)."""
+    extra_keys(a, {"to", "duration"})
+    to, dur = a.extra.get("to"), a.extra.get("duration")
+    if not isinstance(to, A.Obj) or not isinstance(a.obj, A.Obj) or not isinstance(a.amount, A.Amount) \
+            or a.amount.kind != "fixed" or not isinstance(dur, A.Duration) or a.subject is not None:
+        raise NotRendered("Action:redirect_next")
+    return (f"the next {amount_number(a.amount, words=False)} damage that would be dealt to {render(a.obj)} "
+            f"{render(dur)} is dealt to {render(to)} instead")
+
+
+@renders_verb("redirect_damage")
+def render_redirect_damage(a: A.Action, **_) -> str:
+    """"All damage that would be dealt to you is dealt to enchanted creature instead" (CR 614.9)."""
+    extra_keys(a, {"to", "instead"})
+    to = a.extra.get("to")
+    if a.extra.get("instead") is not True or not isinstance(to, A.Obj) or not isinstance(a.obj, A.Obj) \
+            or a.subject is not None or a.amount is not None:
+        raise NotRendered("Action:redirect_damage")
+    return f"all damage that would be dealt to {render(a.obj)} is dealt to {render(to)} instead"
+
+
+@renders_verb("prevent_from_source")
+def render_prevent_from_source(a: A.Action, **_) -> str:
+    """"Prevent all damage target instant or sorcery spell would deal this turn." (CR 615.1)."""
+    extra_keys(a, {"duration"})
+    if a.subject is not None or not isinstance(a.obj, A.Obj) or a.amount is not None:
+        raise NotRendered("Action:prevent_from_source")
+    return f"prevent all damage {render(a.obj)} would deal{_duration_tail(a)}"
+
+
+@renders_verb("life_total_floor")
+def render_life_total_floor(a: A.Action, **_) -> str:
+    """"damage that would reduce your life total to less than 1 reduces it to 1 instead" (CR 614.1a)."""
+    extra_keys(a, {"to"})
+    to = a.extra.get("to")
+    if a.subject is not None or a.obj is not None or not all(
+            isinstance(n, A.Amount) and n.kind == "fixed" for n in (a.amount, to)):
+        raise NotRendered("Action:life_total_floor")
+    return (f"damage that would reduce your life total to less than {amount_number(a.amount, words=False)} "
+            f"reduces it to {amount_number(to, words=False)} instead")

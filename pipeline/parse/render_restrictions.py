@@ -44,6 +44,16 @@ def render_abilities_of(obj: A.AbilitiesOf, **_) -> str:
     return f"{words} of {render(obj.source, prep='in')}"
 
 
+@renders(A.KeywordAbilities)
+def render_keyword_abilities(obj: A.KeywordAbilities, **_) -> str:
+    """"equip abilities you activate [that target ~]" (CR 602.2b: the abilities of one CR 702 keyword)."""
+    from pipeline.parse.lexicon import is_keyword
+
+    if not is_keyword(obj.keyword) or obj.words != ["abilities"] or obj.quantifier is not None or obj.count is not None:
+        raise NotRendered("KeywordAbilities")
+    return " ".join([obj.keyword, "abilities"] + posts(obj.qualifiers, obj.words, refs=obj.refs, plural=True))
+
+
 def _bare(a: A.Action, *allowed: str) -> None:
     """Refuse extra keys outside ``allowed`` and an amount (the predicates below have none)."""
     extra_keys(a, set(allowed))
@@ -303,3 +313,17 @@ def render_extra_land(a: A.Action, **_) -> str:
             raise NotRendered("Action:extra_land:optional_without_subject")
         return f"play an additional {_one_word(a)} {tail}"
     return f"{who} {may}play an additional {_one_word(a)} {tail}"
+
+
+
+@renders_verb("any_player_may_activate")
+def render_any_player_may_activate(a: A.Action, **_) -> str:
+    """"Any player may activate this ability [but only during their turn before the end step]." (CR 602.2:
+    an object's controller activates its abilities unless the object says otherwise); ``extra.only``:
+    "their_turn_before_end_step" for the timing rider."""
+    extra_keys(a, {"only"})
+    only = a.extra.get("only")
+    if a.subject is not None or a.obj is not None or a.amount is not None or only not in (None, "their_turn_before_end_step"):
+        raise NotRendered("Action:any_player_may_activate")
+    tail = " but only during their turn before the end step" if only else ""
+    return "any player may activate this ability" + tail

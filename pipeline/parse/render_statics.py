@@ -31,6 +31,9 @@ PREDICATES = {
     "cant_be_targeted": ("can't be the target of {obj}", "can't be the targets of {obj}"),
     "no_max_hand": ("has no maximum hand size", "have no maximum hand size"),  # CR 402.2
     "cant_gain_life": ("can't gain life", "can't gain life"),                # CR 119.7
+    "block_any_number": ("can block any number of creatures", "can block any number of creatures"),  # CR 509.1a
+    "assign_no_combat_damage": ("assigns no combat damage", "assign no combat damage"),  # CR 510.1a
+    "cant_play": ("can't play {obj}", "can't play {obj}"),                   # CR 305.1
 }
 
 #: combat requirements (CR 508.1d, 509.1c): verb → (singular, plural) verb words
@@ -455,3 +458,136 @@ def render_goaded(a: A.Action, **_) -> str:
         raise NotRendered("Action:goaded")
     who, plural = _subject(a)
     return f"{who} {'are' if plural else 'is'} goaded"
+
+
+#: "as though its power were N greater" (CR 702.122a crew, 702.171a saddle, 702.184a station): verb → the
+#: keyword actions it applies to, in the third person singular
+POWER_AS_THOUGH = {"crew_as_though": "crews Vehicles", "saddle_crew_as_though": "saddles Mounts and crews Vehicles",
+                   "crew_station_as_though": "crews Vehicles and stations permanents"}
+
+
+@renders_verb(*POWER_AS_THOUGH)
+def render_power_as_though(a: A.Action, **_) -> str:
+    """"~ crews Vehicles as though its power were 2 greater" (CR 702.122a: the tapped creatures' total
+    power counts that much more)."""
+    extra_keys(a, set())
+    if a.obj is not None or not isinstance(a.amount, A.Amount) or a.amount.kind != "fixed":
+        raise NotRendered(f"Action:{a.verb}")
+    who, plural = _subject(a)
+    if plural:
+        raise NotRendered(f"Action:{a.verb}:plural")
+    return f"{who} {POWER_AS_THOUGH[a.verb]} as though its power were {a.amount.value} greater"
+
+
+_COLORS = frozenset(("white", "blue", "black", "red", "green"))
+#: what mana is spent / what it counts as (transform_statics.a_spend_as_though, CR 609.4b)
+_SPENT = _COLORS | {"colored", "colorless"}
+_SPEND_AS = {"any_color": "mana of any color", "any_type": "mana of any type"}
+
+
+@renders_verb("spend_as_though")
+def render_spend_as_though(a: A.Action, **_) -> str:
+    """"You may spend white mana as though it were red mana", "Players may spend mana as though it were
+    mana of any color", "… to cast that spell" (CR 609.4b: how a cost may be paid)."""
+    from pipeline.parse.render_effects import subject_verb
+
+    extra_keys(a, {"spent", "as", "optional"})
+    spent, as_ = a.extra.get("spent"), a.extra.get("as")
+    if (spent is not None and spent not in _SPENT) or a.amount is not None or a.subject is None:
+        raise NotRendered("Action:spend_as_though")
+    if as_ in _COLORS:
+        target = f"{as_} mana"
+    elif as_ in _SPEND_AS:
+        target = _SPEND_AS[as_]
+    else:
+        raise NotRendered("Action:spend_as_though:as")
+    out = f"{subject_verb(a, 'spend', 'spends')} {spent + ' ' if spent else ''}mana as though it were {target}"
+    return out + (f" to cast {render(a.obj)}" if a.obj is not None else "")
+
+
+@renders_verb("is_base")
+def render_is_base(a: A.Action, **_) -> str:
+    """"Enchanted creature is a blue Frog creature with base power and toughness 1/1" (CR 205.1a sets the
+    types, 613.1e the color, 613.4b the base power and toughness)."""
+    from pipeline.parse.render_effects import _type_words
+    from pipeline.parse.render_objects import article
+
+    extra_keys(a, {"words", "article", "pt"})
+    words, pt = a.extra.get("words") or [], a.extra.get("pt")
+    if not words or not isinstance(pt, str) or not _PT.fullmatch(pt) or a.extra.get("article") is None \
+            or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:is_base")
+    _type_words(words)
+    who, plural = _subject(a)
+    if plural:
+        raise NotRendered("Action:is_base:plural")
+    desc = " ".join(words)
+    return f"{who} is {article(desc)} {desc} with base power and toughness {pt}"
+
+
+@renders_verb("damage_cant_be_prevented")
+def render_damage_cant_be_prevented(a: A.Action, **_) -> str:
+    """"Damage can't be prevented [this turn]", "Damage that would be dealt by ~ can't be prevented"
+    (CR 615.12)."""
+    extra_keys(a, {"source", "duration"})
+    src = a.extra.get("source")
+    if a.subject is not None or a.obj is not None or a.amount is not None or (src is not None and not isinstance(src, A.Obj)):
+        raise NotRendered("Action:damage_cant_be_prevented")
+    by = f" that would be dealt by {render(src)}" if src is not None else ""
+    return f"damage{by} can't be prevented{_duration_tail(a)}"
+
+
+@renders_verb("deck_any_number")
+def render_deck_any_number(a: A.Action, **_) -> str:
+    """"A deck can have any number of cards named ~." (CR 100.2a: an exception to the four-copy limit)."""
+    extra_keys(a, set())
+    if not (isinstance(a.subject, A.Obj) and a.subject.quantifier == "self") or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:deck_any_number")
+    return "a deck can have any number of cards named ~"
+
+
+@renders_verb("play_hands_revealed")
+def render_play_hands_revealed(a: A.Action, **_) -> str:
+    """"Your opponents play with their hands revealed" (CR 402.3: a hand revealed by an effect)."""
+    extra_keys(a, {"form"})
+    form = a.extra.get("form") or []
+    if form not in (["your"], ["their"]) or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:play_hands_revealed")
+    who, plural = _subject(a)
+    if not plural:
+        raise NotRendered("Action:play_hands_revealed:singular")
+    return f"{who} play with {form[0]} hands revealed"
+
+
+@renders_verb("becomes_day")
+def render_becomes_day(a: A.Action, **_) -> str:
+    """"it becomes day as ~ enters" (CR 702.145d: day/night begins as a permanent with daybound enters)."""
+    extra_keys(a, {"words"})
+    if a.extra.get("words") != ["~"] or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:becomes_day")
+    who, plural = _subject(a)
+    if who != "it":
+        raise NotRendered("Action:becomes_day:subject")
+    return "it becomes day as ~ enters"
+
+
+@renders_verb("is_creature")
+def render_is_creature(a: A.Action, **_) -> str:
+    """"All Forests are 1/1 creatures that are still lands", "Enchanted land is a 4/4 Elemental creature
+    that's still a land" (CR 205.1b: the land keeps its types, 613.4b its P/T)."""
+    from pipeline.parse.render_effects import _type_words
+
+    extra_keys(a, {"pt", "words", "still", "form"})
+    pt, words, still = a.extra.get("pt"), a.extra.get("words") or [], a.extra.get("still") or []
+    if not isinstance(pt, str) or not _PT.fullmatch(pt) or not words or not still or a.obj is not None \
+            or a.amount is not None:
+        raise NotRendered("Action:is_creature")
+    _type_words(words)
+    _type_words(still)
+    who, plural = _subject(a)
+    form = a.extra.get("form") or []
+    if plural and not form:
+        return f"{who} are {pt} {' '.join(words)} that are still {' '.join(still)}"
+    if not plural and form == ["a", "a"]:
+        return f"{who} is a {pt} {' '.join(words)} that's still {' '.join(['a'] + still)}"
+    raise NotRendered("Action:is_creature:form")

@@ -1066,8 +1066,10 @@ class ToAst(CostRules, ManaRules, CounterRules, CopyRules, EffectRules, DigitalR
 
     s_then_if = s_then
 
-    def s_any_player_may_activate(self, meta, ch):
-        return A.Sentence([A.Action("any_player_may_activate", text=self._t(meta))])
+    def s_any_player_may_activate(self, meta, ch):  # CR 602.2
+        self._form_used = True  # (the timing rider is extra.only)
+        extra = {"only": "their_turn_before_end_step"} if "but" in self._lits else {}
+        return A.Sentence([A.Action("any_player_may_activate", extra=extra, text=self._t(meta))])
 
     def s_triggers_once(self, meta, ch):
         return A.Sentence([A.Action("triggers_only_once_each_turn", text=self._t(meta))])
@@ -1356,7 +1358,8 @@ def _resolve_joined(nodes: list, conjs: list) -> None:
                   and not (isinstance(prev, A.Obj) and prev.quantifier == "you"))
         if joined:
             joined = isinstance(node, A.GrantAbility) or verb in _PREDICATE_VERBS or plural_base or (
-                verb.endswith("s") and verb != "this") or verb == "are"
+                verb.endswith("s") and verb != "this") or verb == "are" or verb == "doesn't" or (
+                verb == "don't" and is_plural(prev))  # "gets +4/+2 and doesn't untap …" (CR 502.3)
         if joined:
             node.subject = prev
             chain.append(node)

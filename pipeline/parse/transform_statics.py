@@ -48,6 +48,13 @@ class StaticRules(Transformer):
     def p_opps_cast(self, meta, ch):  # "spells your opponents cast"
         return "opps_cast"
 
+    def p_you_activate(self, meta, ch):  # "equip abilities you activate" (CR 602.2b)
+        return "you_activate"
+
+    def o_keyword_abilities(self, meta, ch):  # "Equip abilities" (CR 702.6a equip, 702.29a cycling, 602)
+        self._form_used = True  # (the keyword's name is the node's ``keyword``)
+        return A.KeywordAbilities(None, None, ["abilities"], self._t(meta), keyword=self._lits[0])
+
     def p_thats_a(self, meta, ch):  # "creature you control that's a Wolf or a Werewolf"
         words = []
         for c in ch:
@@ -293,8 +300,23 @@ class StaticRules(Transformer):
     def c_deck_any_number(self, meta, ch):  # CR 100.2a exception
         return A.Action("deck_any_number", subject=_self_obj(), text=self._t(meta))
 
-    def a_spend_as_though(self, meta, ch):  # CR 609.4b
-        return A.Action("spend_as_though", extra={"rule": self._low(meta)}, text=self._t(meta))
+    def a_spend_as_though(self, meta, ch):
+        """"spend white mana as though it were red mana" / "spend mana as though it were mana of any color
+        [to cast it]" (CR 609.4b) → ``spend_as_though``, ``extra: {spent, as}``: ``spent`` a color word, "colored",
+        "colorless" or None (any mana); ``as`` a color word or "any_color" / "any_type"; the spell
+        of "to cast <obj>" in ``obj``."""
+        low = self._low(meta)
+        cut = meta.start_pos + low.index(" as though ")
+        colors = [(c.start_pos < cut, str(c).lower()) for c in ch if isinstance(c, Token) and c.type == "COLOR"]
+        first = low.split()[1]
+        spent = first if first in ("colored", "colorless") else next((w for before, w in colors if before), None)
+        if " mana of any " in low:
+            as_ = "any_type" if low.split(" mana of any ", 1)[1].startswith("type") else "any_color"
+        else:
+            as_ = next((w for before, w in colors if not before), None)
+        self._form_used = True  # (the words are read into ``spent`` and ``as``)
+        return A.Action("spend_as_though", obj=_first(ch, A.Obj), extra={"spent": spent, "as": as_},
+                        text=self._t(meta))
 
     def c_every_basic_land_type(self, meta, ch):  # CR 305.6: the five basic land types, added (205.1b)
         return A.Action("is_also", subject=_first(ch, A.Obj),
@@ -384,8 +406,12 @@ class StaticRules(Transformer):
         return A.Sentence([A.Action("dont_lose_game_for_life", subject=A.Obj("you", None, [], "you"),
                                     amount=_first(ch, A.Amount), text=self._t(meta))])
 
-    def st_life_floor(self, meta, ch):  # CR 614 replacement of life loss
-        return self._sentence("life_total_floor", meta, ch)
+    def st_life_floor(self, meta, ch):
+        """"Damage that would reduce your life total to less than 1 reduces it to 1 instead." (CR 614.1a
+        replacement of damage's result, CR 120.3a) → ``life_total_floor``, amount the floor ("less than N"),
+        ``extra.to`` the life total it reduces to."""
+        floor, to = [c for c in ch if isinstance(c, A.Amount)][:2]
+        return A.Sentence([A.Action("life_total_floor", amount=floor, extra={"to": to}, text=self._t(meta))])
 
     def _sentence(self, verb, meta, ch, **extra):
         return A.Sentence([A.Action(verb, obj=_first(ch, A.Obj), amount=_first(ch, A.Amount),
@@ -429,6 +455,15 @@ class StaticRules(Transformer):
         text = self._t(meta)
         grant = A.GrantAbility(subj, kws, dur.text if dur is not None else None, text)
         return [grant, A.Action("pump", subject=subj, extra=extra, text=text)]
+
+    def a_is_base(self, meta, ch):
+        """"is a blue Frog creature with base power and toughness 1/1" (CR 205.1a, 613.1d–e, 613.4b) →
+        ``is_base``, ``extra: {words: colors and types, article, pt}``."""
+        words = next((c for c in ch if isinstance(c, list)), [])
+        pt = next(str(c) for c in ch if isinstance(c, Token) and c.type == "PT")
+        self._form_used = True
+        art = next((w for w in self._lits if w in ("a", "an")), None)
+        return A.Action("is_base", extra={"words": list(words), "article": art, "pt": pt}, text=self._t(meta))
 
     def a_switch_pt(self, meta, ch):  # CR 613.4d switching power and toughness
         return A.Action("switch_pt", obj=_first(ch, A.Obj), extra=dur_extra(ch), text=self._t(meta))
@@ -544,3 +579,4 @@ class StaticRules(Transformer):
         words = next((c for c in ch if isinstance(c, list)), [])
         self._form_used = True
         return A.Action("is", extra={"words": words, "form": ["a"]}, text=self._t(meta))
+
