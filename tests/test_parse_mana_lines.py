@@ -109,3 +109,28 @@ def test_for_each_1_life_your_opponents_have_lost():  # Neheb, the Eternal (MTGJ
     ref = add.amount.ref
     assert add.amount.kind == "for_each" and ref.verb == "quantity:life_lost_this_turn"
     assert ref.amount.value == 1 and ref.obj.words == ["opponents"]
+
+
+def test_mana_added_at_your_next_main_phase_this_turn():  # Conduit of Storms (CR 603.7 delayed trigger)
+    ab, (add,) = _mana("Whenever this creature attacks, add {R} at the beginning of your next main phase this turn.",
+                       "Conduit of Storms", "Creature — Werewolf Horror")
+    (sentence,) = ab.body.effect
+    assert sentence.condition.kind == A.DelayedTime.YOUR_NEXT_MAIN_THIS_TURN and sentence.condition.after
+    assert [s.raw for s in add.symbols] == ["{R}"]
+
+
+def test_mana_ability_granted_until_this_card_is_cast_from_exile():  # Glamorous Outlaw (CR 611.2b)
+    text = ('{2}, Exile this card from your hand: Target land gains "{T}: Add {U}, {B}, or {R}" until this card is '
+            'cast from exile. You may cast this card for as long as it remains exiled.')
+    (ab,) = parse_face(text, name="Glamorous Outlaw", type_line="Creature — Human Rogue")
+    assert ab.fully_parsed, ab.to_json()["render_mismatch"]
+    (grant,) = [n for n in ab.body.walk() if isinstance(n, A.GrantAbility)]
+    assert grant.duration.verb == "duration:until_cast_from_exile" and grant.duration.subject.quantifier == "self"
+    (add,) = [n for n in grant.walk() if isinstance(n, A.AddMana)]
+    assert add.production == "one_of" and len(add.options) == 3
+
+
+def test_quoted_mana_ability_before_a_duration_has_no_period():  # Wrenn and One: 'gains "{T}: Add {G}" until …'
+    (ab,) = parse_face('+1: Wrenn and One gains "{T}: Add {G}" until your next turn.', name="Wrenn and One",
+                       type_line="Legendary Planeswalker — Wrenn")
+    assert ab.fully_parsed and ab.to_json()["rendered"] == '+1: ~ gains "{T}: Add {G}" until your next turn.'

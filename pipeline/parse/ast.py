@@ -79,6 +79,7 @@ class DelayedTime(str, Enum):
     THAT_TURN_UPKEEP = "that_turn_upkeep"      # "at the beginning of that turn's upkeep"
     YOUR_NEXT_END_STEP = "your_next_end_step"  # "at the beginning of your next end step"
     YOUR_NEXT_MAIN = "your_next_main_phase"    # "at the beginning of your next main phase" (CR 505)
+    YOUR_NEXT_MAIN_THIS_TURN = "your_next_main_phase_this_turn"  # "… your next main phase this turn" (mana, CR 106.4)
     YOUR_NEXT_PRECOMBAT_MAIN = "your_next_precombat_main_phase"
     YOUR_NEXT_DRAW_STEP = "your_next_draw_step"
     NEXT_COMBAT = "next_combat"                # "at the beginning of the next combat" (CR 506)
@@ -98,6 +99,7 @@ DELAYED_WORDS = {
     DelayedTime.THAT_TURN_UPKEEP: "at the beginning of that turn's upkeep",
     DelayedTime.YOUR_NEXT_END_STEP: "at the beginning of your next end step",
     DelayedTime.YOUR_NEXT_MAIN: "at the beginning of your next main phase",
+    DelayedTime.YOUR_NEXT_MAIN_THIS_TURN: "at the beginning of your next main phase this turn",
     DelayedTime.YOUR_NEXT_PRECOMBAT_MAIN: "at the beginning of your next precombat main phase",
     DelayedTime.YOUR_NEXT_DRAW_STEP: "at the beginning of your next draw step",
     DelayedTime.NEXT_COMBAT: "at the beginning of the next combat",

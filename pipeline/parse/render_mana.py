@@ -324,3 +324,12 @@ def render_tap_for_mana(a: A.Action, **_) -> str:
     if form is not None and form != (["tap"] if not third else ["taps"]) and form != ["tap"]:
         raise NotRendered("Action:event:tap_for_mana+form")
     return f"{render(a.obj, role='subject')} {'taps' if third else 'tap'} {render(objs[0])} for mana"
+
+
+@renders_verb("duration:until_cast_from_exile")
+def render_until_cast_from_exile(a: A.Action, **_) -> str:
+    """"until ~ is cast from exile" (CR 611.2b, 601.2a)."""
+    extra_keys(a, set())
+    if a.subject is None or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:duration:until_cast_from_exile")
+    return f"until {render(a.subject, role='subject')} is cast from exile"

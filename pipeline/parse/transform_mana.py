@@ -142,6 +142,16 @@ class ManaRules(Transformer):
                        text=self._t(meta)[len("for each "):])
         return A.Amount("for_each", ref=ref, text=self._t(meta))
 
+    def dt_your_next_main_this_turn(self, meta, ch):
+        """"at the beginning of your next main phase this turn" → Delayed(YOUR_NEXT_MAIN_THIS_TURN)
+        (CR 603.7: a delayed triggered ability; it triggers only if that phase comes this turn)."""
+        return A.Delayed(self._t(meta), A.DelayedTime.YOUR_NEXT_MAIN_THIS_TURN)
+
+    def until_cast_from_exile(self, meta, ch):
+        """"until this card is cast from exile" → Action("duration:until_cast_from_exile", subject=the
+        card) (CR 611.2b: the effect's duration ends when the card is cast, CR 601.2a)."""
+        return A.Action("duration:until_cast_from_exile", subject=_first(ch, A.Obj), text=self._t(meta))
+
     def mana_persist_steps(self, meta, ch):
         """"Until end of turn, you don't lose this mana as steps and phases end." (CR 106.4:
         mana empties from the pool at the end of each step and phase; this effect stops that)."""
