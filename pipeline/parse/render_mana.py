@@ -328,8 +328,7 @@ def render_tap_for_mana(a: A.Action, **_) -> str:
 
 @renders_verb("duration:until_cast_from_exile")
 def render_until_cast_from_exile(a: A.Action, **_) -> str:
-    """"until ~ is cast from exile" (CR 611.2b, 601.2a)."""
-    extra_keys(a, set())
-    if a.subject is None or a.obj is not None or a.amount is not None:
+    """"until ~ is cast from exile" (CR 611.2b, 601.2a): the subject only."""
+    if a.extra or a.obj is not None or a.amount is not None or a.subject is None:
         raise NotRendered("Action:duration:until_cast_from_exile")
-    return f"until {render(a.subject, role='subject')} is cast from exile"
+    return "until " + render(a.subject, role="subject") + " is cast from exile"
