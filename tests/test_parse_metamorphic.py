@@ -287,6 +287,9 @@ PAIRS = [
     # mana (CR 106.6, 608.2d) and counters (CR 122.1, 122.5), zones (CR 404.1)
     ("you may add / add (CR 608.2d)", ("Thran Turbine", "you may add {C}{C}"), ("Sol Ring", "Add {C}{C}"),
      "AddMana", ("restrictions",)),
+    ("any color they choose / any color (CR 106.1: who chooses the color)",
+     ("Spectral Searchlight", "any color they choose"), ("Lotus Cobra", "add one mana of any color"),
+     "AddMana", ("player", "player_obj")),
     ("mana rider if / when (additional effect / delayed trigger, CR 106.6, 603.7a)",
      ("Animal Attendant", "If that mana is spent to cast"), ("Primal Wellspring", "When that mana is spent to cast"),
      "ManaRestriction", ("uses", "effect")),

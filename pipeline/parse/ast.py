@@ -79,6 +79,7 @@ class DelayedTime(str, Enum):
     THAT_TURN_UPKEEP = "that_turn_upkeep"      # "at the beginning of that turn's upkeep"
     YOUR_NEXT_END_STEP = "your_next_end_step"  # "at the beginning of your next end step"
     YOUR_NEXT_MAIN = "your_next_main_phase"    # "at the beginning of your next main phase" (CR 505)
+    YOUR_NEXT_MAIN_THIS_TURN = "your_next_main_phase_this_turn"  # "… your next main phase this turn" (mana, CR 106.4)
     YOUR_NEXT_PRECOMBAT_MAIN = "your_next_precombat_main_phase"
     YOUR_NEXT_DRAW_STEP = "your_next_draw_step"
     NEXT_COMBAT = "next_combat"                # "at the beginning of the next combat" (CR 506)
@@ -98,6 +99,7 @@ DELAYED_WORDS = {
     DelayedTime.THAT_TURN_UPKEEP: "at the beginning of that turn's upkeep",
     DelayedTime.YOUR_NEXT_END_STEP: "at the beginning of your next end step",
     DelayedTime.YOUR_NEXT_MAIN: "at the beginning of your next main phase",
+    DelayedTime.YOUR_NEXT_MAIN_THIS_TURN: "at the beginning of your next main phase this turn",
     DelayedTime.YOUR_NEXT_PRECOMBAT_MAIN: "at the beginning of your next precombat main phase",
     DelayedTime.YOUR_NEXT_DRAW_STEP: "at the beginning of your next draw step",
     DelayedTime.NEXT_COMBAT: "at the beginning of the next combat",
@@ -503,7 +505,8 @@ MANA_SPEND_WORDINGS = ("that_mana_is_spent", "you_spend_this_mana", "this_mana_i
 #: casting spells (CR 601), activating abilities (CR 602), paying a cost that contains a mana
 #: symbol (CR 118), turning a permanent face up (CR 702.37e, 708.8), paying a keyword's cost, and
 #: for riders "spent on" a spell or ability ("If that mana is spent on a creature spell", CR 106.6).
-MANA_USE_PURPOSES = ("cast", "activate", "cost_contains", "turn_face_up", "pay_keyword_cost", "spent_on")
+MANA_USE_PURPOSES = ("cast", "activate", "cost_contains", "turn_face_up", "pay_keyword_cost", "spent_on",
+                     "gain_class_level", "unlock_door", "foretell", "activate_keyword")
 
 
 @dataclass
@@ -514,7 +517,10 @@ class ManaUse(Node):
     when the words are no keyword: "to pay generic mana costs");
     ``symbols`` the mana symbols of ``cost_contains``; ``to``: the use is written with "to"
     ("to cast …"; after a conjunction "or to activate …" vs "or activate …"); ``plural``: a
-    keyword cost in the plural ("to pay cumulative upkeep costs")."""
+    keyword cost in the plural ("to pay cumulative upkeep costs"); ``gain_class_level`` "to gain a
+    Class level" (CR 716.2), ``unlock_door`` "to unlock a door" / ``plural`` "unlock doors" (CR 709.5e),
+    ``foretell`` "to foretell a card from your hand" (obj the card, CR 702.143a), ``activate_keyword``
+    "to activate equip abilities" (obj the :class:`Keyword`, CR 702)."""
     purpose: str
     obj: Node | None = None
     symbols: list["ManaSymbol"] = field(default_factory=list)
@@ -555,6 +561,13 @@ class AddMana(Node):
     part of the ability names: "Choose a color. Add one mana of that color", "For each color among
     …, add one mana of that color") rather than "of the chosen color" (chosen as the permanent
     entered, CR 106.7).
+    dependent: for a dependent production, which wording names ``source`` (one of
+    :data:`DEPENDENT_WORDINGS`); None for the other productions.
+    chooser: "they" when another player adding "any color" mana chooses it, written "… of any
+    color they choose" (:data:`MANA_CHOOSERS`, CR 106.1); None when the wording names no chooser.
+    also: a second production added by the same instruction, joined by "and" ("Add two mana of any
+    one color and two mana of any other color": the second ``AddMana`` has ``other_color`` True —
+    its color differs from the first's, CR 106.1).
     """
     production: str
     symbols: list[ManaSymbol] = field(default_factory=list)
@@ -572,6 +585,20 @@ class AddMana(Node):
     player_obj: Node | None = None
     optional: bool = False
     that_color: bool = False
+    dependent: str | None = None
+    chooser: str | None = None
+    also: "AddMana | None" = None
+    other_color: bool = False
+
+
+#: How a dependent production names the object whose colors it adds (``AddMana.dependent``,
+#: CR 106.7): "one mana of any color among legendary permanents you control" (``among``), "… of
+#: any of the exiled card's colors" (``colors_of``), "… of one of that card's colors"
+#: (``one_of_colors``).
+DEPENDENT_WORDINGS = ("among", "colors_of", "one_of_colors")
+#: Who chooses the color of "any color" mana (``AddMana.chooser``, CR 106.1): "That player adds one
+#: mana of any color they choose" (``they``).
+MANA_CHOOSERS = ("they",)
 
 
 # --------------------------------------------------------------------------- costs

@@ -90,7 +90,9 @@ LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "that": (("THATMANY", ("many", "times")),),                       # Twinning Staff
     "loyalty": (("LOYALTYW", ("ability",)), ("LOYALTYW", ("abilities",))),  # "a loyalty ability" (not a counter)
     "and": (("ANDCAST", ("you", "may", "cast", "the", "copy")),) +    # God-Eternal Kefnet
-           tuple(("ANDX", (w,)) for w in ("it", "they", "is", "has", "it's", "they're")),  # copy exceptions
+           tuple(("ANDX", (w,)) for w in ("it", "they", "is", "has", "it's", "they're", "he", "he's")) +  # copy exceptions
+           # "Add two mana of any one color and two mana of any other color" (mana.lark aw_and_other)
+           tuple(("ANDOTHER", (n, "mana", "of", "any", "other")) for n in ("one", "two", "three")),
     # "each creature blocking it" (a relation, not the type word "blocking"; declared in objects.lark)
     "blocking": tuple(("BLOCKINGREL", (w,)) for w in ("it", "~", "or", "him", "them")),
     # "or" joining two conditions/events after an object (conditions.lark): "you control a Desert or there is …"

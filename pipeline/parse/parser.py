@@ -135,7 +135,7 @@ def _merge_riders(nodes: list[A.Node]) -> list[A.Node]:
             continue
         for e in effects:
             for sub in e.walk():
-                if isinstance(sub, A.AddMana):
+                if isinstance(sub, A.AddMana) and not sub.other_color:  # not the second of "… and … of any other color"
                     last_add = sub
                 elif isinstance(sub, A.CopyEffect):
                     last_copy = sub

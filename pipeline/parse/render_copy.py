@@ -13,8 +13,9 @@ from pipeline.parse.render_effects import _quoted
 from pipeline.parse.render_objects import BASES, PLURAL_BASES, amount_number, article, counted, is_plural, number_word
 
 # "the copy" / "the copies": what a copy effect made (transform_copy.o_the_copy, CR 707.10, 707.12)
-BASES.update({"the_copy": "the copy", "the_copies": "the copies"})
-PLURAL_BASES.add("the_copies")
+BASES.update({"the_copy": "the copy", "the_copies": "the copies",
+              "any_number_of_the_copies": "any number of the copies"})
+PLURAL_BASES.update(("the_copies", "any_number_of_the_copies"))
 
 
 @renders(A.CopyEffect)
@@ -140,7 +141,8 @@ def _list(parts: list[str]) -> str:
 def exceptions(excs: list[A.CopyException]) -> str:
     """", except it's an artifact and it has \"{T}: Add {U}.\"" (CR 707.9); "" for none. A type
     exception followed by the keywords it has "with" is one clause ("it's a 4/4 Dragon creature
-    with flying in addition to its other types")."""
+    with flying in addition to its other types"), as are keywords and "this ability" joined by "and"
+    ("he has flying and this ability")."""
     if not excs:
         return ""
     parts = []
@@ -153,6 +155,11 @@ def exceptions(excs: list[A.CopyException]) -> str:
             parts.append(_is_type(e, " with " + _abilities(nxt.value)))
             i += 2
             continue
+        if e.kind == "has_keyword" and nxt is not None and nxt.kind == "has_this_ability" and nxt.form == ["and"] \
+                and nxt.condition is None and nxt.value is None:
+            parts.append(render(e) + " and this ability")  # "he has flying and this ability": one clause (CR 707.9a)
+            i += 2
+            continue
         parts.append(render(e))
         i += 1
     return ", except " + _list(parts)
@@ -163,7 +170,7 @@ _ADDITION_WORDS = {"types": ["types"], "colors_and_types": ["colors", "and", "ty
 #: the subject and verb of a type exception (its form without the article) → their wording
 _IS_HEADS = {("it",): "it's", ("it", "is"): "it is", ("they", "are"): "they are", ("they're",): "they're",
              ("is",): "is", ("the", "token", "is"): "the token is", ("the", "copy", "is"): "the copy is",
-             ("that", "the", "copy", "is"): "that the copy is"}
+             ("that", "the", "copy", "is"): "that the copy is", ("he",): "he's"}
 _PT = re.compile(r"^\d+/\d+$")
 
 
@@ -176,7 +183,7 @@ def _is_type(e: A.CopyException, with_: str = "") -> str:
         words = _ADDITION_WORDS.get(e.addition)
         n = len(words or []) + 5
         tail = f[len(f) - n:]
-        if words is None or tail[:3] != ["in", "addition", "to"] or tail[3] not in ("its", "their") \
+        if words is None or tail[:3] != ["in", "addition", "to"] or tail[3] not in ("its", "their", "his") \
                 or tail[4] != "other" or tail[5:] != words:
             raise NotRendered("CopyException:is_type")
     head = f[:len(f) - len(tail)]
@@ -217,7 +224,7 @@ def render_exception(e: A.CopyException, **_) -> str:
         return _is_type(e)
     if e.kind in ("has_keyword", "has_ability"):
         who = {("it", "has"): "it has", ("has",): "has", ("the", "token", "has"): "the token has", ("they", "have"): "they have",
-               ("the", "token", "gains"): "the token gains", (): "it has"}.get(tuple(f))
+               ("the", "token", "gains"): "the token gains", (): "it has", ("he", "has"): "he has"}.get(tuple(f))
         if who is None:
             raise NotRendered(f"CopyException:{e.kind}")
         return f"{who} {_abilities(e.value)}"
@@ -257,6 +264,8 @@ def render_exception(e: A.CopyException, **_) -> str:
     if e.kind == "lacks_this_ability" and e.value is None and f[:2] in (["it", "doesn't"], ["they", "don't"]):
         # "except it doesn't have this ability" (CR 707.9b: an ability left out of the copy)
         return f"{f[0]} {f[1]} have this ability"
+    if e.kind == "name_is" and e.value == "~" and f in (["its"], ["his"]):
+        return f"{f[0]} name is ~"  # CR 707.9b: the copy keeps this object's name
     if e.kind == "loyalty" and isinstance(e.value, A.Amount) and f == ["its", "starting", "loyalty", "is"]:
         return f"its starting loyalty is {amount_number(e.value, words=False)}"  # CR 306.5b (digits)
     raise NotRendered(f"CopyException:{e.kind}")

@@ -344,6 +344,8 @@ def render_grant(g: A.GrantAbility, timed: bool = False, **_) -> str:
         raise NotRendered("GrantAbility:subject")
     who = render(subj, role="subject")
     verb = base if (who == "you" or is_plural(subj)) else third
+    if g.duration is not None and kw.endswith('."'):
+        kw = kw[:-2] + '"'  # a quote that does not end the sentence has no period: 'gains "{T}: Add {G}" until …'
     out = f"{who} {verb} {kw}"
     if g.duration is not None:
         out += " " + render(g.duration)

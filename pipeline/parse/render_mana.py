@@ -53,6 +53,12 @@ def _for_each_ref(ref) -> str:
     if isinstance(ref, A.Action) and ref.verb == "quantity:mana_spent_to_cast" and ref.obj is not None:
         extra_keys(ref, {"symbols"})  # "{S} spent to cast ~" (CR 601.2h)
         return f"{symbols(ref.extra.get('symbols') or [])} spent to cast {render(ref.obj)}"
+    if isinstance(ref, A.Action) and ref.verb == "quantity:life_lost_this_turn" and isinstance(ref.obj, A.Obj):
+        extra_keys(ref, set())  # "1 life your opponents have lost this turn" (CR 119.3)
+        life = ref.amount
+        if not is_plural(ref.obj) or life is None or life.kind != "fixed" or not isinstance(life.value, int):
+            raise NotRendered("Amount:life_lost")
+        return f"{life.value} life {render(ref.obj, role='subject')} have lost this turn"
     if not isinstance(ref, A.Obj):
         raise NotRendered("Amount:for_each")
     if ref.words == ["counter"] and ref.quantifier is None and len(ref.qualifiers) == 2:
@@ -132,8 +138,16 @@ def _production(add: A.AddMana) -> str:
             and add.source.qualifiers == ["that_creature"]:
         # "one mana of any type that land produced" (CR 106.7: the type the tapped permanent produced)
         return f"{count} of any type {render(add.source)} produced" + tail
-    if add.options or add.source is not None:
+    if p == "dependent" and not add.of_type and not add.options and isinstance(add.source, A.Obj) \
+            and add.dependent in A.DEPENDENT_WORDINGS:
+        return count + _dependent(add) + tail
+    if add.options or add.source is not None or add.dependent is not None:
         raise NotRendered(f"AddMana:{p}")
+    if add.chooser is not None and (p != "any_color" or add.chooser not in A.MANA_CHOOSERS or add.different):
+        raise NotRendered("AddMana:chooser")
+    if p == "any_color" and add.chooser is not None:
+        # "That player adds one mana of any color they choose" (CR 106.1: the player adding it chooses)
+        return count + (" of any one color" if add.any_one_color else " of any color") + f" {add.chooser} choose" + tail
     if p == "any_color":
         if add.any_one_color:
             return count + " of any one color" + tail
@@ -149,6 +163,19 @@ def _production(add: A.AddMana) -> str:
     if p == "commander_identity":
         return count + " of any color in your commander's color identity" + tail
     raise NotRendered(f"AddMana:{p}")
+
+
+def _dependent(add: A.AddMana) -> str:
+    """The words after "one mana" of a dependent production (CR 106.7): " of any color among
+    legendary permanents you control", " of any of the exiled card's colors"."""
+    src = add.source
+    if add.dependent == "among":
+        return f" of any {'one ' if add.any_one_color else ''}color among {render(src, prep='in')}"
+    if add.any_one_color:
+        raise NotRendered("AddMana:dependent")
+    owner = render(src)
+    owner += "'" if owner.endswith("s") and is_plural(src) else "'s"
+    return f" of {'any' if add.dependent == 'colors_of' else 'one'} of {owner} colors"
 
 
 @renders(A.AddMana)
@@ -169,6 +196,14 @@ def render_add(add: A.AddMana, **_) -> str:
     else:
         verb = "You may add " if add.optional else "Add "
     out = verb + ("an additional " if add.additional else "") + _production(add)
+    if add.other_color or add.chooser is not None and add.also is not None:
+        raise NotRendered("AddMana:other_color")
+    if add.also is not None:  # "… and two mana of any other color" (CR 106.1)
+        also = add.also
+        if not (also.other_color and also.production == "any_color" and not also.any_one_color
+                and also.also is None and not also.restrictions and also.source is None):
+            raise NotRendered("AddMana:also")
+        out += f" and {_mana_count(also.amount)} of any other color"
     if add.instead:
         out += " instead"
     for r in add.restrictions:
@@ -189,7 +224,7 @@ def render_restriction(r: A.ManaRestriction, **_) -> str:
         return dur[:1].upper() + dur[1:] + ", you don't lose this mana as steps and phases end"
     if r.kind == "rider":
         return _rider(r)
-    if r.kind != "spend_only" or not r.uses or len(r.joins) != len(r.uses) - 1:
+    if r.kind != "spend_only" or not r.uses or len(r.joins) != len(r.uses) - 1 or len(r.effect) > 1:
         raise NotRendered(f"ManaRestriction:{r.kind}")
     if r.negated:
         out = "You can't spend this mana " if r.wording == "you_cant_spend_this_mana" else "This mana can't be spent "
@@ -200,8 +235,11 @@ def render_restriction(r: A.ManaRestriction, **_) -> str:
             j = r.joins[i - 1]
             if j not in _JOIN_WORDS:
                 raise NotRendered("ManaRestriction:join")
-            out += j + " " if j == "," else " " + j + " "
+            out += j + " " if j.startswith(",") else " " + j + " "
         out += render(use)
+    if r.effect:  # ", and that spell can't be countered" (CR 106.6)
+        effect = render(r.effect[0])
+        out += ", and " + effect[:1].lower() + (effect[1:-1] if effect.endswith(".") else effect[1:])
     return out
 
 
@@ -250,6 +288,14 @@ def render_use(u: A.ManaUse, **_) -> str:
             return "on costs that contain " + symbols(u.symbols)
         if not u.plural:
             return f"{to}pay a cost that contains " + symbols(u.symbols)
+    if p == "gain_class_level" and u.obj is None:
+        return f"{to}gain a Class level"
+    if p == "unlock_door" and u.obj is None:
+        return f"{to}unlock doors" if u.plural else f"{to}unlock a door"
+    if p == "foretell" and u.obj is not None:
+        return f"{to}foretell {render(u.obj)}"
+    if p == "activate_keyword" and u.plural and not u.symbols:
+        return f"{to}activate {_keyword_name(u.obj)} abilities"
     if p == "pay_keyword_cost" and not u.symbols:
         name = _keyword_name(u.obj)
         return f"{to}pay {name} costs" if u.plural else f"{to}pay {article(name)} {name} cost"
@@ -278,3 +324,11 @@ def render_tap_for_mana(a: A.Action, **_) -> str:
     if form is not None and form != (["tap"] if not third else ["taps"]) and form != ["tap"]:
         raise NotRendered("Action:event:tap_for_mana+form")
     return f"{render(a.obj, role='subject')} {'taps' if third else 'tap'} {render(objs[0])} for mana"
+
+
+@renders_verb("duration:until_cast_from_exile")
+def render_until_cast_from_exile(a: A.Action, **_) -> str:
+    """"until ~ is cast from exile" (CR 611.2b, 601.2a): the subject only."""
+    if a.extra or a.obj is not None or a.amount is not None or a.subject is None:
+        raise NotRendered("Action:duration:until_cast_from_exile")
+    return "until " + render(a.subject, role="subject") + " is cast from exile"

@@ -27,7 +27,7 @@ def _descriptor(t: A.CreateToken) -> str:
             raise NotRendered("CreateToken")
         return t.token_name
     words = list(t.words)
-    if not words or (t.pt is None and "creature" in [w.lower() for w in words]):
+    if not words or (t.pt is None and "creature" in [w.lower() for w in words] and not _defines_pt(t)):
         raise NotRendered("CreateToken")
     if t.pt is not None and not _TOKEN_PT.match(t.pt):
         raise NotRendered("CreateToken:pt")
@@ -39,6 +39,14 @@ def _descriptor(t: A.CreateToken) -> str:
         elif not is_object_word(low):
             raise NotRendered("CreateToken:word")
     return " ".join(([t.pt] if t.pt else []) + words)
+
+
+def _defines_pt(t: A.CreateToken) -> bool:
+    """True when one of the token's abilities is a characteristic-defining ability setting its power
+    and/or toughness ("This token's power and toughness are each equal to …", CR 604.3): a creature
+    token written without a P/T then has one (CR 111.4); any other creature token without one lost it."""
+    return any(isinstance(a, A.Static) and any(isinstance(n, A.Action) and n.verb == "characteristic"
+                                               for n in a.walk()) for a in t.abilities)
 
 
 def _abilities(t: A.CreateToken) -> str:

@@ -494,7 +494,12 @@ class ToAst(CostRules, ManaRules, CounterRules, CopyRules, EffectRules, DigitalR
     mk_commander = _mk("commander_identity")
     mk_could_produce_color = _mk("could_produce")
     mk_could_produce_type = _mk("could_produce", any_one_color=False)
-    mk_dependent = _mk("dependent")
+    mk_dependent_among = _mk("dependent", dependent="among")
+    mk_dependent_among_one = _mk("dependent", dependent="among", any_one_color=True)
+    mk_dependent_colors_of = _mk("dependent", dependent="colors_of")
+    mk_dependent_one_of_colors = _mk("dependent", dependent="one_of_colors")
+    mk_any_color_they = _mk("any_color", chooser="they")
+    mk_any_one_color_they = _mk("any_color", any_one_color=True, chooser="they")
 
     def mk_could_produce_sacrificed(self, meta, ch):
         """"of any type the sacrificed land could produce" (Squandered Resources, CR 106.7)."""
@@ -507,7 +512,7 @@ class ToAst(CostRules, ManaRules, CounterRules, CopyRules, EffectRules, DigitalR
     def mk_dependent_and(self, meta, ch):
         """"of any color among legendary creatures and planeswalkers you control" (Mox Amber):
         dependent production (CR 106.7) whose source lists two kinds of permanents."""
-        m = A.AddMana("dependent")
+        m = A.AddMana("dependent", dependent="among")
         words = [w for c in ch if isinstance(c, list) for w in c if isinstance(w, str)]
         lists = [c for c in ch if isinstance(c, list)]
         words = lists[0] + ["and"] + lists[1] if len(lists) == 2 else words
@@ -515,7 +520,6 @@ class ToAst(CostRules, ManaRules, CounterRules, CopyRules, EffectRules, DigitalR
         low = self._low(meta)
         m.source = A.Obj(None, None, words, self._t(meta)[low.index("among ") + 6:], quals)
         return m
-    mk_dependent_exiled = _mk("dependent")
     mk_colorless_generic = _mk("other")
 
     def mk_could_produce_type(self, meta, ch):  # noqa: F811 - "type": colorless possible

@@ -328,7 +328,9 @@ class CopyRules(Transformer):
     ce_loses_types = _ce("is_type")  # "it loses all other card types" (CR 205.1b); value: none
 
     def ce_name_is_self(self, meta, ch):
-        return A.CopyException("name_is", "~", self._t(meta))
+        """"its name is ~" / "his name is ~" (CR 707.9b: the copy keeps this object's name); ``form``
+        the possessive written."""
+        return A.CopyException("name_is", "~", self._t(meta), form=[self._low(meta).split()[0]])
 
     def ce_loyalty(self, meta, ch):
         """"its starting loyalty is 1" (CR 306.5b, 707.9b): kind ``loyalty``, value the Amount."""
@@ -345,7 +347,7 @@ class CopyRules(Transformer):
         txt = self._t(meta)
         cut = txt.lower().rfind(" and this ability")
         return [A.CopyException("has_keyword", kws, txt[:cut], form=lits[:2]),
-                A.CopyException("has_this_ability", None, txt[cut + 5:])]
+                A.CopyException("has_this_ability", None, txt[cut + 5:], form=["and"])]  # one clause with the keywords
 
     def ce_has_keyword_ability(self, meta, ch):
         q = next((c for c in ch if isinstance(c, Token) and c.type == "QUOTED"), None)
@@ -394,6 +396,11 @@ class CopyRules(Transformer):
         ``the_copy`` or ``the_copies`` (rendered by render_copy)."""
         plural = self._low(meta).split()[-1] == "copies"
         return A.Obj(None, None, [], self._t(meta), ["the_copies" if plural else "the_copy"])
+
+    def o_any_number_of_the_copies(self, meta, ch):
+        """"any number of the copies" (Arcane Bombardment; CR 707.12 cast copies, 601.2c "any
+        number"): qualifier ``any_number_of_the_copies`` (rendered by render_copy)."""
+        return A.Obj(None, None, [], self._t(meta), ["any_number_of_the_copies"])
 
     def cw_name_identical_mana_cost(self, meta, ch):
         """"choose a creature card name with an identical mana cost" (Killer Cosplay): a card name

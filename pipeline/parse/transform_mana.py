@@ -41,7 +41,9 @@ class ManaRules(Transformer):
 
             parsed = parse_segment("start_spend", rest)
             if isinstance(parsed, tuple):
-                r.uses, r.joins = parsed
+                r.uses, r.joins = parsed[:2]
+                if len(parsed) == 3:
+                    r.effect = [parsed[2]]
         return r
 
     def spend_only(self, meta, ch):
@@ -104,6 +106,24 @@ class ManaRules(Transformer):
         text = self._t(meta)[low.index("that "):low.rindex(" produced")]
         return A.AddMana("dependent", of_type=True, source=A.Obj(None, None, [word], text, ["that_creature"]))
 
+    def aw_and_other(self, meta, ch):
+        """"two mana of any one color and two mana of any other color" (Open the Omenpaths): the first
+        production with ``also`` the second, ``AddMana("any_color", other_color=True)`` (CR 106.1)."""
+        amounts = [c for c in ch if isinstance(c, A.Amount)]
+        first = _first(ch, A.AddMana)
+        first.amount = amounts[0]
+        first.also = A.AddMana("any_color", amount=amounts[1], other_color=True)
+        return first
+
+    def mk_dependent_exiled(self, meta, ch):
+        """"of any of the exiled card's colors" (Chrome Mox): a dependent production (CR 106.7) whose
+        source is the card exiled by the linked ability (CR 607.2a), ``Obj("the_exiled:exiled", words
+        ["card"])`` as objects.lark reads "the exiled card" (the plural "the exiled cards' colors" is
+        that object followed by "'")."""
+        at = self._low(meta).index("the exiled")
+        text = self._t(meta)[at:at + len("the exiled card")]
+        return A.AddMana("dependent", dependent="colors_of", source=A.Obj("the_exiled:exiled", None, ["card"], text))
+
     def at_for_each_spent(self, meta, ch):
         """"for each {S} spent to cast this spell" (Tundra Fumarole; CR 106.1, 601.2h: the mana paid
         for a spell's costs) → Amount(for_each, ref=Action("quantity:mana_spent_to_cast", obj=the
@@ -112,6 +132,25 @@ class ManaRules(Transformer):
         ref = A.Action("quantity:mana_spent_to_cast", obj=_first(ch, A.Obj), extra={"symbols": syms},
                        text=self._t(meta)[len("for each "):])
         return A.Amount("for_each", ref=ref, text=self._t(meta))
+
+    def at_for_each_life_lost(self, meta, ch):
+        """"for each 1 life your opponents have lost this turn" (Neheb, the Eternal; CR 119.3: life
+        lost) → Amount(for_each, ref=Action("quantity:life_lost_this_turn", obj=the players,
+        amount=Amount(fixed, the life counted per unit)))."""
+        digits = next(t for t in ch if isinstance(t, Token) and t.type == "DIGITS")
+        ref = A.Action("quantity:life_lost_this_turn", obj=_first(ch, A.Obj), amount=A.Amount("fixed", value=int(str(digits))),
+                       text=self._t(meta)[len("for each "):])
+        return A.Amount("for_each", ref=ref, text=self._t(meta))
+
+    def dt_your_next_main_this_turn(self, meta, ch):
+        """"at the beginning of your next main phase this turn" → Delayed(YOUR_NEXT_MAIN_THIS_TURN)
+        (CR 603.7: a delayed triggered ability; it triggers only if that phase comes this turn)."""
+        return A.Delayed(self._t(meta), A.DelayedTime.YOUR_NEXT_MAIN_THIS_TURN)
+
+    def until_cast_from_exile(self, meta, ch):
+        """"until this card is cast from exile" → Action("duration:until_cast_from_exile", subject=the
+        card) (CR 611.2b: the effect's duration ends when the card is cast, CR 601.2a)."""
+        return A.Action("duration:until_cast_from_exile", subject=_first(ch, A.Obj), text=self._t(meta))
 
     def mana_persist_steps(self, meta, ch):
         """"Until end of turn, you don't lose this mana as steps and phases end." (CR 106.4:
@@ -122,10 +161,39 @@ class ManaRules(Transformer):
     def start_spend(self, meta, ch):
         return ch[0]
 
+    def spend_uncounterable(self, meta, ch):
+        """"…, and that spell can't be countered" → Sentence([Action("uncounterable", subject=Obj
+        "that spell")]), as statics.lark reads "That spell can't be countered." (CR 101.2)."""
+        low = self._low(meta)
+        text = self._t(meta)[low.index("that spell"):]
+        spell = A.Obj(None, None, [], text[:len("that spell")], ["that_spell"])
+        return A.Sentence([A.Action("uncounterable", subject=spell, text=text)])
+
+    def sw_class_level(self, meta, ch):  # CR 716.2
+        return A.ManaUse("gain_class_level")
+
+    def sw_unlock_door(self, meta, ch):  # CR 709.5e
+        return A.ManaUse("unlock_door")
+
+    def sw_unlock_doors(self, meta, ch):  # CR 709.5e
+        return A.ManaUse("unlock_door", plural=True)
+
+    def sw_foretell(self, meta, ch):  # CR 702.143a
+        return A.ManaUse("foretell", obj=_first(ch, A.Node))
+
+    def sw_keyword_abilities(self, meta, ch):
+        """"to activate equip abilities" (the activated abilities a keyword stands for, CR 702)"""
+        return A.ManaUse("activate_keyword", obj=_first(ch, A.Node), plural=True)
+
     def spend_uses(self, meta, ch):
+        """The uses and their joins; a trailing ", and that spell can't be countered" (Cavern of
+        Souls) is a third item, its Sentence (CR 106.6)."""
         uses = [c for c in ch if isinstance(c, A.ManaUse)]
         joins = [str(c) for c in ch if isinstance(c, _Join)]
-        return uses, joins
+        clause = next((c for c in ch if isinstance(c, A.Node) and not isinstance(c, A.ManaUse)), None)
+        if clause is None:
+            return uses, joins
+        return uses, joins, clause if isinstance(clause, A.Sentence) else A.Sentence([clause])
 
     def _sj(name):  # noqa: N805
         def f(self, meta, ch):
