@@ -165,6 +165,31 @@ class ObjectRules(Transformer):
     def qt_damage_prevented(self, meta, ch):  # CR 615.5: an effect referring to the damage prevented
         return self._quantity(meta, "damage_prevented_this_way")
 
+    def c_rider_for_each_counter(self, meta, ch):
+        """"draw a card for each charge counter on ~" (counters.lark; CR 107.1, 122.1): ``extra.for_each``
+        the counted counters, ``Action("quantity:counters", obj, extra={"counter": kind})`` (kind "" for
+        a counter of any kind); a duration before "for each" goes to ``extra.duration``."""
+        from pipeline.parse.transform_counters import _kind
+
+        on = ch[-1]
+        act, rest = self._subject_act(meta, ch[:-1])
+        ex = self._extra(act)
+        dur = next((c for c in rest if isinstance(c, (A.Text, A.Action)) and not isinstance(c, A.Obj)), None)
+        if dur is not None:
+            ex["duration"] = dur
+        ex["for_each"] = A.Action("quantity:counters", obj=on, extra={"counter": _kind(rest)}, text=self._t(meta))
+        return act
+
+    def a_draw_for_each_counter(self, meta, ch):
+        """"draw a card for each charge counter on ~" (CR 107.1, 122.1): ``draw`` whose
+        ``extra.for_each`` is the counted counters (as :meth:`c_rider_for_each_counter`)."""
+        from pipeline.parse.transform_counters import _kind
+
+        act = self._for_each_obj("a_draw", meta, [c for c in ch if isinstance(c, A.Amount)])
+        act.extra["for_each"] = A.Action("quantity:counters", obj=_first(ch, A.Obj), extra={"counter": _kind(ch)},
+                                         text=self._t(meta))
+        return act
+
     def qt_times_kicked(self, meta, ch):  # CR 702.33 kicker
         return self._quantity(meta, "times_kicked", obj=_first(ch, A.Obj) or A.Obj("self", None, ["~"], "~"))
 

@@ -228,11 +228,13 @@ class StaticRules(Transformer):
     def fe_obj(self, meta, ch):
         return A.Amount("for_each", ref=_first(ch, A.Obj), text=self._t(meta))
 
-    def fe_kicked(self, meta, ch):  # CR 702.33 (multikicker)
-        return A.Amount("for_each", ref=A.Text("time it was kicked"), text=self._t(meta))
+    def fe_kicked(self, meta, ch):  # CR 702.33 (multikicker): one per time it was kicked
+        return A.Amount("for_each", ref=A.Action("quantity:times_kicked", obj=A.Obj("it", None, [], "it")),
+                        text=self._t(meta))
 
-    def fe_colors_spent(self, meta, ch):  # CR 702.114 (converge-style)
-        return A.Amount("for_each", ref=A.Text("color of mana spent to cast it"), text=self._t(meta))
+    def fe_colors_spent(self, meta, ch):  # CR 601.2h (converge): one per color of mana spent
+        return A.Amount("for_each", ref=A.Action("quantity:colors_spent", obj=A.Obj("it", None, [], "it")),
+                        text=self._t(meta))
 
     # ------------------------------------------------------------ actions
     def _counter(self, ch) -> str:
