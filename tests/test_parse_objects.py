@@ -134,3 +134,12 @@ def test_for_each_counts_events_and_counters_as_quantities():
     draw = _action(ability("Culling Dais", "Draw a card for each"), "draw")
     each = draw.extra["for_each"]
     assert (each.verb, each.extra, each.obj.quantifier, draw.amount.value) == ("quantity:counters", {"counter": "charge"}, "self", 1)
+
+
+def test_the_chosen_type_is_a_reference_to_the_choice():
+    """Audit cause A3: "~ is the chosen type in addition to its other types" names the type chosen as it
+    entered (CR 614.12) — a Chosen node, no longer an ``extra.words`` entry "chosen type"."""
+    a = ability("Adaptive Automaton", "is the chosen type")
+    act = _action(a, "is_also")
+    assert act.extra["chosen"] == A.Chosen("type") and "words" not in act.extra
+    assert a.fully_parsed

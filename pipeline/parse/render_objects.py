@@ -695,6 +695,19 @@ def render_amount(amount: A.Amount, **_) -> str:
     return amount_number(amount)
 
 
+#: words of each Chosen kind (ast.CHOSEN_KINDS)
+CHOSEN_WORDS = {"type": "the chosen type", "creature_type": "the chosen creature type", "color": "the chosen color",
+                "name": "the chosen name", "player": "the chosen player", "number": "the chosen number"}
+
+
+@renders(A.Chosen)
+def render_chosen(c: A.Chosen, **_) -> str:
+    """"the chosen type", "the chosen color" (a value a choice made earlier picked, CR 607.2d)."""
+    if c.kind not in CHOSEN_WORDS:
+        raise NotRendered("Chosen")
+    return CHOSEN_WORDS[c.kind]
+
+
 def for_each_phrase(ref: A.Node) -> str:
     """What "for each …" counts (CR 107.1: one per object or per event): an object ("for each creature you
     control"), or a counted event — "for each time it was kicked" (``quantity:times_kicked``, CR 702.33),

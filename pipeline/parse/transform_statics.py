@@ -324,8 +324,8 @@ class StaticRules(Transformer):
 
     def c_is_chosen_type(self, meta, ch):
         also = "addition" in self._low(meta)
-        return A.Action("is_also" if also else "is", subject=_first(ch, A.Obj), extra={"words": ["chosen type"]},
-                        text=self._t(meta))
+        return A.Action("is_also" if also else "is", subject=_first(ch, A.Obj), extra={"chosen": A.Chosen("type")},
+                        text=self._t(meta))  # (was extra.words ["chosen type"]: audit cause A3)
 
     def c_counter_replacement(self, meta, ch):  # "twice that many … counters are put on it instead"
         low = self._low(meta)
