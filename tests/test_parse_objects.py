@@ -143,3 +143,15 @@ def test_the_chosen_type_is_a_reference_to_the_choice():
     act = _action(a, "is_also")
     assert act.extra["chosen"] == A.Chosen("type") and "words" not in act.extra
     assert a.fully_parsed
+
+
+def test_post_modifier_of_the_last_list_item_is_that_items():
+    """"target nonland permanent and all other permanents with the same name as that permanent" (CR 201.2):
+    the name clause is the second item's, not the target's (it was a qualifier of the list head); a zone
+    after the list is every item's ("… artifact card and … enchantment card from your graveyard", CR 400.1)."""
+    obj = _action(ability("Maelstrom Pulse", "Destroy target nonland permanent"), "destroy").obj
+    (rest,) = obj.refs
+    assert (obj.qualifiers, rest.quantifier, rest.qualifiers) == (["list_and"], "all_other", ["same_name_as"])
+    assert [(r.quantifier, r.words) for r in rest.refs] == [("that", ["permanent"])]
+    ret = _action(ability("Restoration Specialist", "artifact card and up to one"), "return").obj
+    assert ret.qualifiers == ["list_and", "zone:your_graveyard"] and ret.refs[0].qualifiers == []
