@@ -40,6 +40,10 @@ ROUND_TRIPS = [
     ("Culling Dais", "Draw a card for each charge counter on this artifact."),  # CR 122.1
     ("Scroll of the Masters", "gets +1/+1 until end of turn for each lore counter on this artifact."),
     ("Embalmed Brawler", "you lose 1 life for each +1/+1 counter on it."),
+    ("Memory Deluge", "where X is the amount of mana spent to cast this spell."),  # CR 601.2h
+    ("Blessing of Frost", "where X is the amount of {S} spent to cast this spell."),
+    ("Neverwinter Hydra", "equal to the total of those results."),  # CR 706.2
+    ("Razorfield Ripper", "where X is the amount of {E} you have."),  # CR 107.14
 ]
 
 
@@ -155,3 +159,12 @@ def test_post_modifier_of_the_last_list_item_is_that_items():
     assert [(r.quantifier, r.words) for r in rest.refs] == [("that", ["permanent"])]
     ret = _action(ability("Restoration Specialist", "artifact card and up to one"), "return").obj
     assert ret.qualifiers == ["list_and", "zone:your_graveyard"] and ret.refs[0].qualifiers == []
+
+
+def test_mana_spent_is_a_quantity_of_the_spell():
+    """CR 601.2h: "the amount of mana spent to cast this spell" (was free text after "the amount of");
+    "the amount of {S} spent …" keeps the symbol counted — {S} and mana are different quantities."""
+    (deluge,) = [n for n in _nodes(ability("Memory Deluge", "amount of mana spent"), A.Action) if n.verb == "quantity:mana_spent"]
+    assert deluge.obj.quantifier == "self" and deluge.extra == {}
+    (snow,) = [n for n in _nodes(ability("Blessing of Frost", "amount of {S} spent"), A.Action) if n.verb == "quantity:mana_spent"]
+    assert [s.raw for s in snow.extra["symbols"]] == ["{S}"]

@@ -123,6 +123,9 @@ QUANTITY_WORDS = {
     "damage_dealt_this_way": "the damage dealt this way",  # CR 120
     "damage_prevented_this_way": "the damage prevented this way",  # CR 615.5
     "result": "the result",  # of a die roll (CR 706.2)
+    "total_of_results": "the total of those results",  # CR 706.2
+    "starting_life_total": "your starting life total",  # CR 103.4
+    "energy_you_have": "the amount of {E} you have",  # CR 107.14
 }
 
 
@@ -147,6 +150,12 @@ def _render_quantity(a: A.Action, **_) -> str:
         if a.obj is None or stat not in NUMERIC_STATS or word not in ("total", "greatest", "highest"):
             raise NotRendered(f"Action:quantity:{name}")
         return f"the {word} {stat} {'of' if name == 'total' else 'among'} {render_obj(a.obj, prep='in')}"
+    if name == "mana_spent" and a.obj is not None:  # "the amount of mana spent to cast ~" (CR 601.2h)
+        extra_keys(a, {"symbols"})
+        from pipeline.parse.render_mana import symbols
+
+        what = symbols(a.extra["symbols"]) if a.extra.get("symbols") else "mana"
+        return f"the amount of {what} spent to cast {render_obj(a.obj)}"
     extra_keys(a, set())
     if name == "colors_spent" and a.obj is not None:  # "the number of colors of mana spent to cast ~" (CR 601.2h)
         return f"the number of colors of mana spent to cast {render_obj(a.obj)}"
@@ -728,7 +737,7 @@ def for_each_phrase(ref: A.Node) -> str:
     raise NotRendered("Amount:for_each")
 
 
-renders_verb("quantity:devotion", "quantity:times_kicked", "quantity:total", "quantity:greatest",
+renders_verb("quantity:devotion", "quantity:times_kicked", "quantity:total", "quantity:greatest", "quantity:mana_spent",
              "quantity:total_number", "quantity:greatest_number", "quantity:colors_spent",
              *("quantity:" + n for n in QUANTITY_WORDS))(_render_quantity)
 

@@ -280,6 +280,23 @@ class ObjectRules(Transformer):
     def qt_colors_spent(self, meta, ch):  # "the number of colors of mana spent to cast ~" (CR 601.2h)
         return self._quantity(meta, "colors_spent", obj=_first(ch, A.Obj))
 
+    def qt_mana_spent(self, meta, ch):
+        """"the amount of mana spent to cast this spell" (CR 601.2h); "the amount of {S} spent to cast …"
+        keeps the symbol counted (``extra.symbols``, CR 107.4h snow mana)."""
+        from pipeline.parse.transform import _flat_syms
+
+        syms = _flat_syms(ch)
+        return self._quantity(meta, "mana_spent", obj=_first(ch, A.Obj), **({"symbols": syms} if syms else {}))
+
+    def qt_total_results(self, meta, ch):  # "the total of those results" (CR 706.2: the results of the dice rolled)
+        return self._quantity(meta, "total_of_results")
+
+    def qt_starting_life_total(self, meta, ch):  # CR 103.4
+        return self._quantity(meta, "starting_life_total")
+
+    def qt_energy_you_have(self, meta, ch):  # "the amount of {E} you have" (CR 107.14)
+        return self._quantity(meta, "energy_you_have")
+
     def qt_result(self, meta, ch):  # "where X is the result" of a die roll (CR 706.2: the result after modifiers)
         return self._quantity(meta, "result")
 
