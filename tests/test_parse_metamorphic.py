@@ -142,6 +142,19 @@ def _drop(node: dict, keys: tuple[str, ...]) -> dict:
 
 # (cause, (card, fragment), (card, fragment), select, drop)
 PAIRS = [
+    # g-effects (issue 13): CR 701.10 doubling, CR 500.8 added phases, CR 708 face up/down, CR 614.1a "instead",
+    # CR 205.1b types added or set
+    ("power / power and toughness (double)", ("Bulk Up", "Double target creature's power until end of turn"),
+     ("Epic Fight", "Double target creature's power and toughness"), "double", ("subject",)),
+    ("after this main phase / after this phase", ("Relentless Assault", "After this main phase"),
+     ("Bloodthirster", "After this phase"), "additional_combat_phase", ("extra.then_main",)),
+    ("face up / face down", ("Clone Shell", "turn the exiled card face up"),
+     ("Ixidron", "turn all other nontoken creatures face down"), "turn_face", ("obj",)),
+    ("instead or not (return)", ("Firestorm Phoenix", "return it to its owner's hand instead"),
+     ("Immortal Phoenix", "return it to its owner's hand"), "return", ()),
+    ("in addition to its other types or not (becomes)", ("Ashnod's Transmogrant", "becomes an artifact in addition"),
+     ("Peacewalker Colossus", "becomes an artifact creature until end of turn"), "becomes",
+     ("subject", "extra.words", "extra.duration")),
     ("counter kind put", ("Hunger of the Howlpack", "Put a +1/+1 counter on target creature."),
      ("Scar", "Put a -1/-1 counter on target creature."), None, ()),
     ("counter kinds of the generated lexicon (storage / charge)", ("Mercadian Bazaar", "Put a storage counter on"),
@@ -301,6 +314,15 @@ PAIRS = [
     ("from each graveyard / your graveyard (CR 404.1)",
      ("Summon: Esper Valigarmanda", "Exile an instant or sorcery card from each graveyard."),
      ("Tome Shredder", "Exile an instant or sorcery card from your graveyard"), "Obj", ()),
+    # keywords (CR 702.174d–f gifts, 702.14a landwalk) and cost changes (CR 601.2f)
+    ("gift a card / a tapped Fish (CR 702.174e, f)", ("Dawn's Truce", "Gift a card"),
+     ("Parting Gust", "Gift a tapped Fish"), "Keyword", ()),
+    ("gains swampwalk / forestwalk (CR 702.14a)", ("Nighthaze", "Target creature gains swampwalk until end of turn."),
+     ("Weatherseed Elf", "Target creature gains forestwalk until end of turn."), "GrantAbility", ()),
+    ("cost {2} less / {2} more for spells that target it (CR 601.2f)",
+     ("Elderwood Scion", "Spells you cast that target this creature cost {2} less to cast."),
+     ("Elderwood Scion", "Spells your opponents cast that target this creature cost {2} more to cast."),
+     "cost_", ("subject",)),
 ]
 
 

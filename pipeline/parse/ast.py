@@ -111,9 +111,36 @@ class Destination(str, Enum):
     JSON: the value."""
     OWNER_HAND = "owner_hand"            # "its owner's hand" / "their owners' hands"
     YOUR_HAND = "your_hand"
+    THEIR_HAND = "their_hand"            # "to their hand" (the hand of the player who acts, CR 402.1)
     BATTLEFIELD = "battlefield"          # "the battlefield" (no modifier)
     BATTLEFIELD_YOUR_CONTROL = "battlefield_under_your_control"
     OWNER_LIBRARY_TOP = "owner_library_top"  # "the top of its owner's library"
+
+
+class OwnerWording(str, Enum):
+    """Closed list of the possessives that name an object's owner (CR 108.3) in a zone or control
+    phrase: "its owner's hand", "their owner's hand" (the current Oracle wording for several
+    objects) and the older "their owners' hands". The meaning is the same; the AST keeps which
+    wording the line used so that the renderer writes it back. JSON: the value."""
+    ITS_OWNER = "its_owner"        # "its owner's"
+    THEIR_OWNER = "their_owner"    # "their owner's"
+    THEIR_OWNERS = "their_owners"  # "their owners'"
+
+
+#: the words of each :class:`OwnerWording`
+OWNER_WORDS = {OwnerWording.ITS_OWNER: "its owner's", OwnerWording.THEIR_OWNER: "their owner's",
+               OwnerWording.THEIR_OWNERS: "their owners'"}
+
+
+def owner_wording(words) -> "OwnerWording | None":
+    """The :class:`OwnerWording` of a rule's literal words (``"its"``/``"their"`` and
+    ``"owner"``/``"owners"``), or None when they name no owner."""
+    words = list(words)
+    if "owners" in words:
+        return OwnerWording.THEIR_OWNERS
+    if "owner" in words:
+        return OwnerWording.THEIR_OWNER if "their" in words else OwnerWording.ITS_OWNER
+    return None
 
 
 class Step(str, Enum):
@@ -237,6 +264,27 @@ FIXED_QUALITIES = {"everything": "everything", "all_colors": "all colors", "each
                    "chosen_player": "the chosen player"}
 
 
+#: What "Gift a [something]" gives the chosen opponent (CR 702.174d–i) → its words after "Gift".
+GIFTS = {"food": "a Food", "card": "a card", "tapped_fish": "a tapped Fish", "extra_turn": "an extra turn",
+         "treasure": "a Treasure", "octopus": "an Octopus"}
+
+
+@dataclass
+class Gift(Node):
+    """The [something] of a gift keyword, ``Keyword{name: "gift", param: Gift}`` (CR 702.174a):
+    ``kind`` a key of :data:`GIFTS` ("card" — the chosen player draws a card, CR 702.174e; "tapped_fish"
+    — creates a tapped 1/1 blue Fish creature token, CR 702.174f …)."""
+    kind: str
+
+
+@dataclass
+class PowerToughness(Node):
+    """A power/toughness box written as a keyword's parameter: "Prototype {1}{W} — 2/2" →
+    ``Keyword{name: "prototype", cost, param: PowerToughness("2/2")}`` (CR 702.160a, 718.3: the
+    prototype's power and toughness). ``pt``: the two numbers "P/T" as printed."""
+    pt: str
+
+
 @dataclass
 class Quality(Node):
     """One quality of "protection from [quality]" / "hexproof from [quality]" (CR 702.16a,
@@ -280,8 +328,10 @@ class Delayed(Text):
 @dataclass
 class Zone(Text):
     """A destination zone (:class:`Destination`) of a "return" action; ``text`` the wording
-    (kept for readers of the older ``Text``), the renderer reads ``kind``."""
+    (kept for readers of the older ``Text``), the renderer reads ``kind``; ``owner`` the
+    :class:`OwnerWording` of an owner's zone ("their owner's hand"), None when not read."""
     kind: Destination | None = None
+    owner: OwnerWording | None = None
 
 
 @dataclass
@@ -807,11 +857,14 @@ class GrantAbility(Node):
     """"[objects] have/gain '[ability]'" or "… gain [keyword]" (CR 113.1, 611).
     subject: Obj; abilities: Ability-body nodes (Activated/Triggered/Keyword…) — a granted
     mana ability makes the subject able to produce mana; duration: a :class:`Duration` (or
-    an ``Action("duration:…")``) or None."""
+    an ``Action("duration:…")``) or None. verb: "gain" | "have" — the verb the line used
+    ("gains haste", "has flying"; CR 611.2a: both grant the ability) when the rule read it, else None
+    (the renderer then writes "gains" with a duration and "has" without)."""
     subject: Node
     abilities: list[Node]
     duration: Node | None = None
     text: str = ""
+    verb: str | None = None
 
 
 @dataclass

@@ -1271,7 +1271,11 @@ class ToAst(CostRules, ManaRules, CounterRules, CopyRules, EffectRules, DigitalR
         return A.GrantAbility(A.Obj(None, None, [], ""), abil, None, self._t(meta))
 
     def a_gain_kw(self, meta, ch):
-        return A.GrantAbility(A.Obj(None, None, [], ""), [k for c in ch if isinstance(c, list) for k in c], None, self._t(meta))
+        """"gains flying" / "has haste" → GrantAbility with ``verb`` "gain" | "have" (the verb written)."""
+        self._form_used = True
+        verb = "gain" if self._raw_lits and self._raw_lits[0].lower() in ("gain", "gains") else "have"
+        return A.GrantAbility(A.Obj(None, None, [], ""), [k for c in ch if isinstance(c, list) for k in c], None,
+                              self._t(meta), verb)
 
     def a_emblem(self, meta, ch):
         q = next(c for c in ch if isinstance(c, Token) and c.type == "QUOTED")

@@ -268,6 +268,12 @@ class StaticRules(Transformer):
         verb = "cost_less_activate" if " less " in low else "cost_more_activate"
         return A.Action(verb, obj=_first(ch, A.Obj), extra={"mana": syms}, text=self._t(meta))
 
+    def a_cost_more_per_target(self, meta, ch):
+        """"~ costs {1}{U} more to cast for each target beyond the first" (CR 601.2f: the total cost
+        grows with the targets chosen, CR 601.2c) → ``cost_more``, ``extra.per: "target_beyond_first"``."""
+        syms = next((c for c in ch if isinstance(c, list)), [])
+        return A.Action("cost_more", extra={"mana": syms, "per": "target_beyond_first"}, text=self._t(meta))
+
     def a_enters_tapped_no_untap(self, meta, ch):
         return A.Action("enters_tapped_no_untap", extra={"untap_step": self._low(meta).split(" during ", 1)[1]},
                         text=self._t(meta))
