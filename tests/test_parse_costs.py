@@ -33,6 +33,7 @@ ROUND_TRIPS = [
     ("Spinal Embrace", "Cast this spell only during combat."),
     ("Teleport", "Cast this spell only during the declare attackers step."),
     ("Wake the Dead", "Cast this spell only during combat on an opponent's turn."),
+    ("Heavy Fog", "and only if you've been attacked this step."),
 ]
 
 
@@ -127,3 +128,11 @@ def test_behold_cost():
     (add,) = [n for n in ability("Draconic Fealty", "behold a Dragon").body.walk() if isinstance(n, A.AdditionalCost)]
     (beh,) = add.cost.components
     assert add.optional and (beh.action, beh.obj.words) == ("behold", ["dragon"])
+
+
+def test_cast_only_two_parts():
+    """"Cast this spell only during the declare attackers step and only if you've been attacked this step."
+    (CR 601.3, 508.1): a Timing part and the attacked part in and_only."""
+    r = _restriction(ability("Heavy Fog", "Cast this spell only"), "cast_only")
+    assert (r.extra["restriction"], r.extra["timing"].period) == ("during", A.TimingPeriod.DECLARE_ATTACKERS_STEP)
+    assert [m.extra for m in r.extra["and_only"]] == [{"restriction": "attacked_this_step"}]

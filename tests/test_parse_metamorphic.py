@@ -312,6 +312,11 @@ PAIRS = [
      ("False Orders", "Cast this spell only during the declare blockers step."), "cast_only", ()),
     ("cast only during combat / on an opponent's turn (CR 601.3)", ("Spinal Embrace", "Cast this spell only during combat."),
      ("Wake the Dead", "Cast this spell only during combat on an opponent's turn."), "cast_only", ()),
+    # what "for each" counts (CR 107.1): a counter kind (CR 122.1), kicks (CR 702.33) or colors spent (CR 601.2h)
+    ("for each age counter / +1/+1 counter on it", ("Vexing Sphinx", "draw a card for each age counter on it"),
+     ("Marketback Walker", "draw a card for each +1/+1 counter on it"), "draw", ()),
+    ("for each color of mana spent / time it was kicked", ("Tajuru Stalwart", "for each color of mana spent"),
+     ("Joraga Warcaller", "for each time it was kicked"), "EntersWith", ()),
     ("from each graveyard / your graveyard (CR 404.1)",
      ("Summon: Esper Valigarmanda", "Exile an instant or sorcery card from each graveyard."),
      ("Tome Shredder", "Exile an instant or sorcery card from your graveyard"), "Obj", ()),

@@ -33,6 +33,17 @@ ROUND_TRIPS = [
     ("Radiant Flames", "where X is the number of colors of mana spent to cast this spell"),  # CR 601.2h
     ("Lay Down Arms", "with mana value less than or equal to the number of Plains you control"),
     ("Aether Vial", "with mana value equal to the number of charge counters on this artifact from your hand"),
+    ("Latchkey Faerie", "if its prowl cost was paid, draw a card."),  # CR 702.76 (a keyword's cost)
+    ("Requiting Hex", "If this spell's additional cost was paid, you gain 2 life."),  # CR 118.8
+    ("Everflowing Chalice", "for each time it was kicked."),  # CR 702.33
+    ("Tajuru Stalwart", "for each color of mana spent to cast it."),  # CR 601.2h
+    ("Culling Dais", "Draw a card for each charge counter on this artifact."),  # CR 122.1
+    ("Scroll of the Masters", "gets +1/+1 until end of turn for each lore counter on this artifact."),
+    ("Embalmed Brawler", "you lose 1 life for each +1/+1 counter on it."),
+    ("Memory Deluge", "where X is the amount of mana spent to cast this spell."),  # CR 601.2h
+    ("Blessing of Frost", "where X is the amount of {S} spent to cast this spell."),
+    ("Neverwinter Hydra", "equal to the total of those results."),  # CR 706.2
+    ("Razorfield Ripper", "where X is the amount of {E} you have."),  # CR 107.14
 ]
 
 
@@ -107,3 +118,53 @@ def test_zone_keeps_the_preposition_written():
     zones = [o.qualifiers for a in (dryad, raise_dead) for o in _nodes(a, A.Obj)
              if any(q.startswith("zone:") for q in o.qualifiers)]
     assert zones == [["zone:your_graveyard", "form:in"], ["zone:your_graveyard"]]
+
+
+def test_cost_object_names_the_keyword_and_whose():
+    """"its prowl cost" / "this spell's additional cost" (CR 118.8, 702): the cost word and whose it is."""
+    (cost,) = [n for n in _nodes(ability("Latchkey Faerie", "if its prowl cost was paid"), A.Obj) if n.quantifier == "cost"]
+    assert (cost.words, cost.qualifiers) == (["prowl", "cost"], ["form:it"])
+    (cost,) = [n for n in _nodes(ability("Requiting Hex", "If this spell's additional cost was paid"), A.Obj) if n.quantifier == "cost"]
+    assert (cost.words, cost.qualifiers) == (["additional", "cost"], ["of:~"])
+
+
+def test_for_each_counts_events_and_counters_as_quantities():
+    """CR 107.1 "for each …": a counted event or counter is a quantity node, not text — "for each time
+    it was kicked" (CR 702.33), "… color of mana spent to cast it" (CR 601.2h), "… charge counter on ~"."""
+    (kicked,) = [n.amount for n in _nodes(ability("Everflowing Chalice", "for each time"), A.CounterSpec)]
+    assert (kicked.kind, kicked.ref.verb, kicked.ref.obj.quantifier) == ("for_each", "quantity:times_kicked", "it")
+    (conv,) = [n.amount for n in _nodes(ability("Tajuru Stalwart", "for each color"), A.CounterSpec)]
+    assert (conv.kind, conv.ref.verb) == ("for_each", "quantity:colors_spent")
+    draw = _action(ability("Culling Dais", "Draw a card for each"), "draw")
+    each = draw.extra["for_each"]
+    assert (each.verb, each.extra, each.obj.quantifier, draw.amount.value) == ("quantity:counters", {"counter": "charge"}, "self", 1)
+
+
+def test_the_chosen_type_is_a_reference_to_the_choice():
+    """Audit cause A3: "~ is the chosen type in addition to its other types" names the type chosen as it
+    entered (CR 614.12) — a Chosen node, no longer an ``extra.words`` entry "chosen type"."""
+    a = ability("Adaptive Automaton", "is the chosen type")
+    act = _action(a, "is_also")
+    assert act.extra["chosen"] == A.Chosen("type") and "words" not in act.extra
+    assert a.fully_parsed
+
+
+def test_post_modifier_of_the_last_list_item_is_that_items():
+    """"target nonland permanent and all other permanents with the same name as that permanent" (CR 201.2):
+    the name clause is the second item's, not the target's (it was a qualifier of the list head); a zone
+    after the list is every item's ("… artifact card and … enchantment card from your graveyard", CR 400.1)."""
+    obj = _action(ability("Maelstrom Pulse", "Destroy target nonland permanent"), "destroy").obj
+    (rest,) = obj.refs
+    assert (obj.qualifiers, rest.quantifier, rest.qualifiers) == (["list_and"], "all_other", ["same_name_as"])
+    assert [(r.quantifier, r.words) for r in rest.refs] == [("that", ["permanent"])]
+    ret = _action(ability("Restoration Specialist", "artifact card and up to one"), "return").obj
+    assert ret.qualifiers == ["list_and", "zone:your_graveyard"] and ret.refs[0].qualifiers == []
+
+
+def test_mana_spent_is_a_quantity_of_the_spell():
+    """CR 601.2h: "the amount of mana spent to cast this spell" (was free text after "the amount of");
+    "the amount of {S} spent …" keeps the symbol counted — {S} and mana are different quantities."""
+    (deluge,) = [n for n in _nodes(ability("Memory Deluge", "amount of mana spent"), A.Action) if n.verb == "quantity:mana_spent"]
+    assert deluge.obj.quantifier == "self" and deluge.extra == {}
+    (snow,) = [n for n in _nodes(ability("Blessing of Frost", "amount of {S} spent"), A.Action) if n.verb == "quantity:mana_spent"]
+    assert [s.raw for s in snow.extra["symbols"]] == ["{S}"]

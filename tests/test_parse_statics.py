@@ -99,7 +99,7 @@ def test_joraga_warcaller_enters_with_counter_per_kick():
     spec = e.counters[0]
     assert spec.counter == "+1/+1"
     assert spec.amount.kind == "for_each" and spec.amount.value == 1
-    assert spec.amount.ref == A.Text("time it was kicked")
+    assert spec.amount.ref.verb == "quantity:times_kicked" and spec.amount.ref.obj.quantifier == "it"  # CR 702.33
 
 
 def test_urabrask_opponents_creatures_enter_tapped():

@@ -656,6 +656,19 @@ class ActionCost(Node):
     text: str = ""
 
 
+#: what a choice made earlier picked (CR 607.2d-style linked choices: "As ~ enters, choose a creature type"):
+#: the kinds a :class:`Chosen` reference may name
+CHOSEN_KINDS = ("type", "creature_type", "color", "name", "player", "number")
+
+
+@dataclass
+class Chosen(Node):
+    """A reference to the value a choice made earlier picked: "the chosen type" → ``Chosen("type")`` —
+    the type chosen as the permanent entered (CR 614.12, 607.2d), not a type word. kind: one of
+    :data:`CHOSEN_KINDS`."""
+    kind: str
+
+
 @dataclass
 class CostChoice(Node):
     """A choice between costs: "sacrifice a creature or pay {3}{B}" (the player picks one option to pay,

@@ -140,7 +140,8 @@ def render_alternative(c: A.AlternativeCost, **_) -> str:
 #: the words of each restriction part that takes no field (transform_costs.rp_*)
 RESTRICTION_WORDS = {"sorcery": "as a sorcery", "instant": "as an instant",  # CR 602.5d–e
                      "any_time_sorcery": "any time you could cast a sorcery",
-                     "once_each_turn": "once each turn", "once": "once"}
+                     "once_each_turn": "once each turn", "once": "once",
+                     "attacked_this_step": "if you've been attacked this step"}  # CR 508.1
 #: whose turn or step a Timing names (ast.TIMING_WHOSE) → its words
 TIMING_WHOSE_WORDS = {"your": "your", "opponent": "an opponent's", "the": "the"}
 #: each TimingPeriod → its words (CR 500.1, 508.1, 509.1)

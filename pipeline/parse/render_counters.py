@@ -13,7 +13,7 @@ from __future__ import annotations
 from pipeline.parse import ast as A
 from pipeline.parse.lexicon import is_counter_kind
 from pipeline.parse.render import NotRendered, extra_keys, render, renders, renders_verb
-from pipeline.parse.render_objects import amount_number, article, is_plural, number_word, quantity
+from pipeline.parse.render_objects import amount_number, article, for_each_phrase, is_plural, number_word, quantity
 
 
 def counter_word(kind: str | None) -> str:
@@ -177,10 +177,8 @@ def render_enters_with(e: A.EntersWith, **_) -> str:
         if c.additional and (amt is None or amt.kind != "fixed"):
             raise NotRendered("EntersWith:additional")
         if amt is not None and amt.kind == "for_each":  # CR 107.1: N per counted object
-            if not isinstance(amt.ref, A.Obj):
-                raise NotRendered("Amount:for_each")
             specs.append(counters(A.Amount("fixed", value=amt.value if amt.value is not None else 1), c.counter))
-            tails.append(" for each " + render(amt.ref, prep="in"))
+            tails.append(" for each " + for_each_phrase(amt.ref))
         elif amt is not None and amt.kind == "equal_to":
             specs.append(f"a number of {counter_word(c.counter)} counters")
             tails.append(" equal to " + quantity(amt))

@@ -9,7 +9,7 @@ from pipeline.parse import ast as A
 from pipeline.parse.render import NotRendered, cap, extra_keys, render, renders, renders_verb
 from pipeline.parse.lexicon import is_object_word
 from pipeline.parse.transform_digital import is_perpetual
-from pipeline.parse.render_objects import amount_number, article, counted, is_plural, quantity
+from pipeline.parse.render_objects import amount_number, article, counted, for_each_phrase, is_plural, quantity
 
 _PT = __import__("re").compile(r"^[+-](?:\d+|X)/[+-](?:\d+|X)$")
 
@@ -560,9 +560,9 @@ def _for_each_tail(a: A.Action) -> str:
     fe = a.extra.get("for_each")
     if fe is None:
         return ""
-    if not isinstance(fe, A.Obj):
+    if not isinstance(fe, (A.Obj, A.Action)):
         raise NotRendered(f"Action:{a.verb}+for_each")
-    return " for each " + render(fe, prep="in")
+    return " for each " + for_each_phrase(fe)
 
 
 @renders_verb("fight")

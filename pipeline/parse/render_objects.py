@@ -9,7 +9,7 @@ carries wording (``other_than:<text>``) is free text and is not rendered.
 from __future__ import annotations
 
 from pipeline.parse import ast as A
-from pipeline.parse.lexicon import is_object_word
+from pipeline.parse.lexicon import is_keyword, is_object_word
 from pipeline.parse.render import NotRendered, render, renders, renders_verb
 
 NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
@@ -123,6 +123,9 @@ QUANTITY_WORDS = {
     "damage_dealt_this_way": "the damage dealt this way",  # CR 120
     "damage_prevented_this_way": "the damage prevented this way",  # CR 615.5
     "result": "the result",  # of a die roll (CR 706.2)
+    "total_of_results": "the total of those results",  # CR 706.2
+    "starting_life_total": "your starting life total",  # CR 103.4
+    "energy_you_have": "the amount of {E} you have",  # CR 107.14
 }
 
 
@@ -147,6 +150,12 @@ def _render_quantity(a: A.Action, **_) -> str:
         if a.obj is None or stat not in NUMERIC_STATS or word not in ("total", "greatest", "highest"):
             raise NotRendered(f"Action:quantity:{name}")
         return f"the {word} {stat} {'of' if name == 'total' else 'among'} {render_obj(a.obj, prep='in')}"
+    if name == "mana_spent" and a.obj is not None:  # "the amount of mana spent to cast ~" (CR 601.2h)
+        extra_keys(a, {"symbols"})
+        from pipeline.parse.render_mana import symbols
+
+        what = symbols(a.extra["symbols"]) if a.extra.get("symbols") else "mana"
+        return f"the amount of {what} spent to cast {render_obj(a.obj)}"
     extra_keys(a, set())
     if name == "colors_spent" and a.obj is not None:  # "the number of colors of mana spent to cast ~" (CR 601.2h)
         return f"the number of colors of mana spent to cast {render_obj(a.obj)}"
@@ -546,6 +555,20 @@ def _one_to_n_targets(obj: A.Obj, quals: list[str], prep) -> str:
     return " ".join([head, descriptor(obj.words)] + posts(quals, [head], prep, obj.refs))
 
 
+#: whose cost a cost object names (transform_conditions.o_cost): "~'s" (qualifier ``of:~``, the
+#: self-reference), "its" / "their" (the pronoun the grammar matched, ``form:it`` / ``form:their``)
+_COST_OWNERS = {"of:~": "~'s", "form:it": "its", "form:their": "their"}
+
+
+def _cost_of(obj: A.Obj) -> str:
+    """"~'s prowl cost", "its madness cost", "~'s additional cost" (CR 118.8, 702: a keyword's cost;
+    the word must be a keyword ability of CR 702 or "additional")."""
+    if len(obj.qualifiers) != 1 or obj.qualifiers[0] not in _COST_OWNERS or obj.count is not None or obj.refs \
+            or len(obj.words) != 2 or obj.words[1] != "cost" or not (obj.words[0] == "additional" or is_keyword(obj.words[0])):
+        raise NotRendered("Obj:quantifier=cost")
+    return f"{_COST_OWNERS[obj.qualifiers[0]]} {obj.words[0]} cost"
+
+
 @renders(A.Obj)
 def render_obj(obj: A.Obj, role: str = "object", prep: str | None = None, **_) -> str:
     """``role``: "subject" (they/it) or "object" (them/it) for the personal pronouns."""
@@ -563,6 +586,8 @@ def render_obj(obj: A.Obj, role: str = "object", prep: str | None = None, **_) -
         return f"{head} of " + render_obj(A.Obj(q, None, list(obj.words), "", rest, list(obj.refs)), prep=prep)
     if obj.qualifiers and obj.qualifiers[0] in ("its", "stat", "poss"):  # "~'s power", "its controller"
         return _possessive(obj)
+    if q == "cost":
+        return _cost_of(obj)
     pronoun = {"self": "~", "you": "you", "it": "it", "them": "they" if role == "subject" else "them"}.get(q)
     if pronoun is not None:  # "~ from your hand", "it"
         return " ".join([pronoun] + posts(obj.qualifiers, [pronoun], refs=obj.refs))
@@ -683,7 +708,40 @@ def render_amount(amount: A.Amount, **_) -> str:
     return amount_number(amount)
 
 
-renders_verb("quantity:devotion", "quantity:times_kicked", "quantity:total", "quantity:greatest",
+#: words of each Chosen kind (ast.CHOSEN_KINDS)
+CHOSEN_WORDS = {"type": "the chosen type", "creature_type": "the chosen creature type", "color": "the chosen color",
+                "name": "the chosen name", "player": "the chosen player", "number": "the chosen number"}
+
+
+@renders(A.Chosen)
+def render_chosen(c: A.Chosen, **_) -> str:
+    """"the chosen type", "the chosen color" (a value a choice made earlier picked, CR 607.2d)."""
+    if c.kind not in CHOSEN_WORDS:
+        raise NotRendered("Chosen")
+    return CHOSEN_WORDS[c.kind]
+
+
+def for_each_phrase(ref: A.Node) -> str:
+    """What "for each …" counts (CR 107.1: one per object or per event): an object ("for each creature you
+    control"), or a counted event — "for each time it was kicked" (``quantity:times_kicked``, CR 702.33),
+    "for each color of mana spent to cast it" (``quantity:colors_spent``, CR 601.2h)."""
+    if isinstance(ref, A.Obj):
+        return render(ref, prep="in")
+    if isinstance(ref, A.Action) and ref.verb in ("quantity:times_kicked", "quantity:colors_spent") \
+            and isinstance(ref.obj, A.Obj) and not ref.extra and ref.subject is None and ref.amount is None:
+        if ref.verb == "quantity:times_kicked":
+            return f"time {render_obj(ref.obj, role='subject')} was kicked"
+        return f"color of mana spent to cast {render_obj(ref.obj)}"
+    if isinstance(ref, A.Action) and ref.verb == "quantity:counters" and isinstance(ref.obj, A.Obj) \
+            and set(ref.extra) == {"counter"} and ref.subject is None and ref.amount is None:
+        from pipeline.parse.render_counters import counter_word  # (render_counters imports this module)
+
+        kind = ref.extra["counter"]
+        return (f"{counter_word(kind)} counter" if kind else "counter") + f" on {render(ref.obj)}"  # CR 122.1
+    raise NotRendered("Amount:for_each")
+
+
+renders_verb("quantity:devotion", "quantity:times_kicked", "quantity:total", "quantity:greatest", "quantity:mana_spent",
              "quantity:total_number", "quantity:greatest_number", "quantity:colors_spent",
              *("quantity:" + n for n in QUANTITY_WORDS))(_render_quantity)
 

@@ -292,10 +292,11 @@ def render_escapes_with(a: A.Action, **_) -> str:
 
 
 def _type_words(a: A.Action) -> str:
-    words = a.extra.get("words") or []
-    if words == ["chosen type"]:  # "the chosen type" (a type chosen as the permanent entered, CR 614.12)
-        return "the chosen type"
-    return descriptor(list(words))
+    if "chosen" in a.extra:  # "the chosen type" (a type chosen as the permanent entered, CR 614.12)
+        if "words" in a.extra:
+            raise NotRendered(f"Action:{a.verb}:chosen")
+        return render(a.extra["chosen"])
+    return descriptor(list(a.extra.get("words") or []))
 
 
 @renders_verb("is")
@@ -304,7 +305,7 @@ def render_is(a: A.Action, **_) -> str:
     305.7): the article is the form the rule kept."""
     from pipeline.parse.render_objects import article
 
-    extra_keys(a, {"words", "form"})
+    extra_keys(a, {"words", "form", "chosen"})
     form = a.extra.get("form") or []
     if form not in ([], ["a"]) or a.obj is not None or a.amount is not None:
         raise NotRendered("Action:is")
@@ -323,7 +324,7 @@ def render_is_also(a: A.Action, **_) -> str:
     Rogue, Warrior, and Wizard" (CR 205.1b: types added, the old ones kept)."""
     from pipeline.parse.render_objects import article
 
-    extra_keys(a, {"words", "form", "every", "other_types", "other"})
+    extra_keys(a, {"words", "form", "every", "other_types", "other", "chosen"})
     if a.obj is not None or a.amount is not None:
         raise NotRendered("Action:is_also")
     who, plural = _subject(a)

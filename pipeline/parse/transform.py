@@ -284,7 +284,12 @@ class ToAst(CostRules, ManaRules, CounterRules, CopyRules, EffectRules, DigitalR
     def obj(self, meta, ch):
         base = ch[0]
         if isinstance(base, A.Obj):
-            take_posts(base, [c for c in ch[1:] if isinstance(c, str)])
+            posts = [c for c in ch[1:] if isinstance(c, str)]
+            last = _last_list_item(base)
+            if last is not None:  # "target nonland permanent and all other permanents with the same name as …"
+                take_posts(last, [c for c in posts if not _distributes(c)])
+                posts = [c for c in posts if _distributes(c)]
+            take_posts(base, posts)
             base.text = self._t(meta)
         return base
 
@@ -1440,6 +1445,26 @@ def _with_form(res, form: list[str]):
             res = _FormStr(res)
             res.form = form
     return res
+
+
+#: the qualifiers of the later items of an object list (``_mk_obj``)
+_LIST_QUALS = ("list_and", "list_or", "list_and_or")
+
+
+def _last_list_item(obj: A.Obj) -> A.Obj | None:
+    """The last later item of an object list ("target creature and **all other creatures**"), or None."""
+    n = 0
+    while n < len(obj.qualifiers) and obj.qualifiers[n] in _LIST_QUALS:
+        n += 1
+    return obj.refs[n - 1] if n and len(obj.refs) >= n and isinstance(obj.refs[n - 1], A.Obj) else None
+
+
+def _distributes(post: str) -> bool:
+    """A post-modifier after an object list that applies to every item: a zone ("… card and … card from
+    your graveyard", CR 400.1), "from among …" (CR 608.2c), "of their choice"; any other ("with the same
+    name as that permanent", "that shares a color with it", "with flash", "they control") belongs to
+    the last item only."""
+    return post.startswith("zone:") or post in ("from_among", "their_choice")
 
 
 class _Generic:

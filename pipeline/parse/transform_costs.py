@@ -102,6 +102,9 @@ class CostRules(Transformer):
     def rp_once(self, meta, ch):
         return _Part(restriction="once")
 
+    def rp_attacked_this_step(self, meta, ch):  # "if you've been attacked this step" (CR 508.1: creatures attacked you)
+        return _Part(restriction="attacked_this_step")
+
     def rp_if(self, meta, ch):
         return _Part(restriction="if", condition=ch[-1])
 

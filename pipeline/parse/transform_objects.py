@@ -165,6 +165,31 @@ class ObjectRules(Transformer):
     def qt_damage_prevented(self, meta, ch):  # CR 615.5: an effect referring to the damage prevented
         return self._quantity(meta, "damage_prevented_this_way")
 
+    def c_rider_for_each_counter(self, meta, ch):
+        """"draw a card for each charge counter on ~" (counters.lark; CR 107.1, 122.1): ``extra.for_each``
+        the counted counters, ``Action("quantity:counters", obj, extra={"counter": kind})`` (kind "" for
+        a counter of any kind); a duration before "for each" goes to ``extra.duration``."""
+        from pipeline.parse.transform_counters import _kind
+
+        on = ch[-1]
+        act, rest = self._subject_act(meta, ch[:-1])
+        ex = self._extra(act)
+        dur = next((c for c in rest if isinstance(c, (A.Text, A.Action)) and not isinstance(c, A.Obj)), None)
+        if dur is not None:
+            ex["duration"] = dur
+        ex["for_each"] = A.Action("quantity:counters", obj=on, extra={"counter": _kind(rest)}, text=self._t(meta))
+        return act
+
+    def a_draw_for_each_counter(self, meta, ch):
+        """"draw a card for each charge counter on ~" (CR 107.1, 122.1): ``draw`` whose
+        ``extra.for_each`` is the counted counters (as :meth:`c_rider_for_each_counter`)."""
+        from pipeline.parse.transform_counters import _kind
+
+        act = self._for_each_obj("a_draw", meta, [c for c in ch if isinstance(c, A.Amount)])
+        act.extra["for_each"] = A.Action("quantity:counters", obj=_first(ch, A.Obj), extra={"counter": _kind(ch)},
+                                         text=self._t(meta))
+        return act
+
     def qt_times_kicked(self, meta, ch):  # CR 702.33 kicker
         return self._quantity(meta, "times_kicked", obj=_first(ch, A.Obj) or A.Obj("self", None, ["~"], "~"))
 
@@ -254,6 +279,23 @@ class ObjectRules(Transformer):
 
     def qt_colors_spent(self, meta, ch):  # "the number of colors of mana spent to cast ~" (CR 601.2h)
         return self._quantity(meta, "colors_spent", obj=_first(ch, A.Obj))
+
+    def qt_mana_spent(self, meta, ch):
+        """"the amount of mana spent to cast this spell" (CR 601.2h); "the amount of {S} spent to cast …"
+        keeps the symbol counted (``extra.symbols``, CR 107.4h snow mana)."""
+        from pipeline.parse.transform import _flat_syms
+
+        syms = _flat_syms(ch)
+        return self._quantity(meta, "mana_spent", obj=_first(ch, A.Obj), **({"symbols": syms} if syms else {}))
+
+    def qt_total_results(self, meta, ch):  # "the total of those results" (CR 706.2: the results of the dice rolled)
+        return self._quantity(meta, "total_of_results")
+
+    def qt_starting_life_total(self, meta, ch):  # CR 103.4
+        return self._quantity(meta, "starting_life_total")
+
+    def qt_energy_you_have(self, meta, ch):  # "the amount of {E} you have" (CR 107.14)
+        return self._quantity(meta, "energy_you_have")
 
     def qt_result(self, meta, ch):  # "where X is the result" of a die roll (CR 706.2: the result after modifiers)
         return self._quantity(meta, "result")

@@ -235,11 +235,13 @@ class StaticRules(Transformer):
     def fe_obj(self, meta, ch):
         return A.Amount("for_each", ref=_first(ch, A.Obj), text=self._t(meta))
 
-    def fe_kicked(self, meta, ch):  # CR 702.33 (multikicker)
-        return A.Amount("for_each", ref=A.Text("time it was kicked"), text=self._t(meta))
+    def fe_kicked(self, meta, ch):  # CR 702.33 (multikicker): one per time it was kicked
+        return A.Amount("for_each", ref=A.Action("quantity:times_kicked", obj=A.Obj("it", None, [], "it")),
+                        text=self._t(meta))
 
-    def fe_colors_spent(self, meta, ch):  # CR 702.114 (converge-style)
-        return A.Amount("for_each", ref=A.Text("color of mana spent to cast it"), text=self._t(meta))
+    def fe_colors_spent(self, meta, ch):  # CR 601.2h (converge): one per color of mana spent
+        return A.Amount("for_each", ref=A.Action("quantity:colors_spent", obj=A.Obj("it", None, [], "it")),
+                        text=self._t(meta))
 
     # ------------------------------------------------------------ actions
     def _counter(self, ch) -> str:
@@ -350,8 +352,8 @@ class StaticRules(Transformer):
 
     def c_is_chosen_type(self, meta, ch):
         also = "addition" in self._low(meta)
-        return A.Action("is_also" if also else "is", subject=_first(ch, A.Obj), extra={"words": ["chosen type"]},
-                        text=self._t(meta))
+        return A.Action("is_also" if also else "is", subject=_first(ch, A.Obj), extra={"chosen": A.Chosen("type")},
+                        text=self._t(meta))  # (was extra.words ["chosen type"]: audit cause A3)
 
     def c_counter_replacement(self, meta, ch):  # "twice that many … counters are put on it instead"
         low = self._low(meta)
