@@ -44,10 +44,13 @@ def test_cache_hits_are_not_parsed_again(bundled_cards):
 
 def test_workers_started_before_the_read_give_the_single_process_database(tmp_path, monkeypatch):
     """A cold refresh whose parse workers start before the read (pipeline.refresh.early_workers) and parse
-    while the parent writes cards, printings, rulings and the CR tables builds the same database,
-    table by table, as a refresh parsing in its own process; the workers are gone afterwards."""
+    while the parent writes cards, printings, rulings and the CR tables, and whose annotation features
+    are computed in worker processes while the parent derives (pipeline.annotate.FeatureJob), builds
+    the same database, table by table, as a refresh doing everything in its own process; the workers
+    are gone afterwards."""
     import multiprocessing
 
+    from pipeline import annotate
     from pipeline import refresh as refresh_mod
     from pipeline.refresh import early_workers, refresh
     from pipeline.store.runs import last_ok, read_state
@@ -61,8 +64,18 @@ def test_workers_started_before_the_read_give_the_single_process_database(tmp_pa
     real_submit = abilities.ParseWorkers.submit
     monkeypatch.setattr(abilities.ParseWorkers, "submit", lambda self, faces: submitted.append(len(faces))
                         or real_submit(self, faces))
+    monkeypatch.setattr(annotate, "FEATURE_CHUNK", 300)  # 15 chunks of the snapshot's 4,372 cards
+    feature_workers = []
+    real_init = annotate.FeatureJob.__init__
+
+    def init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        feature_workers.append(self._pool is not None)
+
+    monkeypatch.setattr(annotate.FeatureJob, "__init__", init)
     outcome = refresh(["bundled"], early_db, jobs=2)
     assert submitted == [outcome.parsed] and outcome.parsed >= abilities.MIN_PARALLEL
+    assert feature_workers == [True] and outcome.counts["cards"] >= annotate.MIN_PARALLEL_CARDS
     assert multiprocessing.active_children() == []
     assert fingerprints(early_db) == fingerprints(serial_db)
     # the next refresh of this database finds every text in its parse cache: no early workers

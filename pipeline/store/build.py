@@ -26,6 +26,7 @@ import duckdb
 from pipeline.deadline import disarm as disarm_deadline
 from pipeline.annotate import annotate_abilities as _annotate_abilities
 from pipeline.annotate import annotate_rulings as _annotate_rulings
+from pipeline.annotate import start_features as _start_features
 from pipeline.sources.comprehensive_rules import parse_effective_date
 from pipeline.derive import derive
 from pipeline.derive.quality import source_produced_mana
@@ -259,7 +260,8 @@ def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text
     while they parse, this process writes the tables that do not need their results (cards, faces,
     card data, other objects, rulings) and the Comprehensive Rules annotation tables
     (:func:`pipeline.annotate.annotate_rulings`) and calls ``while_parsing()`` (other work of the caller's
-    that needs no parse result); then abilities, derive and the rest of annotate."""
+    that needs no parse result); then abilities, and derive while ``jobs`` worker processes compute the
+    cards' annotation features (:func:`pipeline.annotate.start_features`), then the rest of annotate."""
     con.execute("BEGIN")  # the tables and their ~300 COMMENT ON statements in one commit, not one each
     create_tables(con)
     con.execute("COMMIT")
@@ -296,11 +298,20 @@ def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text
     counts = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
               for t in ("cards", "faces", "abilities", "rulings", "printings", "other_objects", "legalities",
                         "card_names")}
-    counts.update(derive(con))  # produced mana (pipeline/derive)
-    fault_point("load")
-    if rulings_done is not None:
-        counts.update(_annotate_abilities(con, rulings_done))  # rules, citations, links (pipeline/annotate)
-        fault_point("annotate")
+    # the cards' features (annotate) in worker processes while this one derives (many cards only)
+    features = _start_features(con, rulings_done, jobs) if rulings_done is not None else None
+    try:
+        counts.update(derive(con))  # produced mana (pipeline/derive)
+        # derive's last count is read with fetchone(), which leaves its result open: DuckDB then refuses
+        # register() (the next insert) until another execute() closes it
+        con.execute("SELECT 1").fetchall()
+        fault_point("load")
+        if rulings_done is not None:
+            counts.update(_annotate_abilities(con, rulings_done, features))  # inferred rules, ruling links
+            fault_point("annotate")
+    finally:
+        if features is not None:
+            features.close()
     # Quarantined records (pipeline/sources/records.py): keep the previous version of their cards.
     issues, kept = keep_previous(con, db_path, [f.issue for f in collection.flags])
     record_issues(con, issues)
