@@ -327,7 +327,8 @@ def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, 
         # an incremental build may follow: normalize only the records that changed (pipeline/normalize/source_records.py)
         previous_build = None if force else previous_digests(db_path)
         try:
-            read = collect_sources(paths, read_tick, version=source_version, previous=previous_build)
+            read = collect_sources(paths, read_tick, version=source_version, previous=previous_build,
+                                   faces_read=workers.prefetch if workers is not None else None)
         except (RecursionError, MemoryError, UnicodeError) as exc:  # safety net: readers raise SourceError
             raise SourceError(_where(paths), f"unreadable input ({type(exc).__name__}: {exc}); "
                                              f"nested too deeply, too large or not valid text") from exc

@@ -43,8 +43,9 @@ def test_cache_hits_are_not_parsed_again(bundled_cards):
 
 
 def test_workers_started_before_the_read_give_the_single_process_database(tmp_path, monkeypatch):
-    """A cold refresh whose parse workers start before the read (pipeline.refresh.early_workers) and parse
-    while the parent writes cards, printings, rulings and the CR tables, and whose annotation features
+    """A cold refresh whose parse workers start before the read (pipeline.refresh.early_workers), parse the
+    faces of each file as soon as it is read (ParseWorkers.prefetch) and go on while the parent writes
+    cards, printings, rulings and the CR tables, and whose annotation features
     are computed in worker processes while the parent derives (pipeline.annotate.FeatureJob), builds
     the same database, table by table, as a refresh doing everything in its own process; the workers
     are gone afterwards."""
@@ -64,6 +65,10 @@ def test_workers_started_before_the_read_give_the_single_process_database(tmp_pa
     real_submit = abilities.ParseWorkers.submit
     monkeypatch.setattr(abilities.ParseWorkers, "submit", lambda self, faces: submitted.append(len(faces))
                         or real_submit(self, faces))
+    prefetched = []
+    real_prefetch = abilities.ParseWorkers.prefetch
+    monkeypatch.setattr(abilities.ParseWorkers, "prefetch", lambda self, faces: prefetched.append(len(faces))
+                        or real_prefetch(self, faces))
     monkeypatch.setattr(annotate, "FEATURE_CHUNK", 300)  # 15 chunks of the snapshot's 4,372 cards
     feature_workers = []
     real_init = annotate.FeatureJob.__init__
@@ -74,7 +79,9 @@ def test_workers_started_before_the_read_give_the_single_process_database(tmp_pa
 
     monkeypatch.setattr(annotate.FeatureJob, "__init__", init)
     outcome = refresh(["bundled"], early_db, jobs=2)
+    # the snapshot is one file: its faces go to the workers once, as the read finishes it; nothing is left
     assert submitted == [outcome.parsed] and outcome.parsed >= abilities.MIN_PARALLEL
+    assert prefetched == [outcome.parsed]
     assert feature_workers == [True] and outcome.counts["cards"] >= annotate.MIN_PARALLEL_CARDS
     assert multiprocessing.active_children() == []
     assert fingerprints(early_db) == fingerprints(serial_db)
