@@ -109,3 +109,26 @@ def test_a_failure_while_the_workers_parse_stops_them(tmp_path, monkeypatch):
         refresh(["bundled"], db, jobs=2)
     assert multiprocessing.active_children() == []
     assert not db.exists()
+
+
+def test_a_read_error_stops_the_workers_started_before_the_read(tmp_path, monkeypatch):
+    """A source that fails to read (the bundled snapshot cut in half: a truncated gzip) fails the refresh
+    with a SourceError naming the file, and stops the parse workers started before the read."""
+    import multiprocessing
+
+    from pipeline import refresh as refresh_mod
+    from pipeline.refresh import refresh
+    from pipeline.sources.errors import SourceError
+
+    data = BUNDLED_CARDS.read_bytes()
+    cut = tmp_path / "AllPrintings.json.gz"
+    cut.write_bytes(data[:len(data) // 2])
+    monkeypatch.setattr(refresh_mod, "EARLY_WORKERS_MIN_BYTES", 0)
+    started = []
+    real_init = abilities.ParseWorkers.__init__
+    monkeypatch.setattr(abilities.ParseWorkers, "__init__", lambda self, jobs: started.append(jobs)
+                        or real_init(self, jobs))
+    with pytest.raises(SourceError, match="AllPrintings.json.gz"):
+        refresh([cut], tmp_path / "cards.duckdb", jobs=2)
+    assert started == [2]
+    assert multiprocessing.active_children() == []
