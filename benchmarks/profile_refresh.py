@@ -57,6 +57,7 @@ STAGES = {
     "parse": [("pipeline/store/abilities.py", "ability_rows"), ("pipeline/store/abilities.py", "start")],
     "derive": [("pipeline/derive/__init__.py", "derive")],
     "annotate": [("pipeline/annotate/__init__.py", "annotate_rulings"),
+                 ("pipeline/annotate/__init__.py", "start_features"),
                  ("pipeline/annotate/__init__.py", "annotate_abilities")],
     "build": [("pipeline/store/build.py", "build_database")],
     "previous": [("pipeline/store/build.py", "read_previous")],
@@ -139,7 +140,7 @@ class StageTimers:
                    (parser, "get_parser", "grammar"),
                    (build, "derive", "derive"), (build, "_derive", "derive"),
                    (build, "annotate", "annotate"), (build, "_annotate_rulings", "annotate"),
-                   (build, "_annotate_abilities", "annotate"),
+                   (build, "_annotate_abilities", "annotate"), (build, "_start_features", "annotate"),
                    (build, "read_previous", "previous")]
         for module, attr, key in patches:  # the names each caller looks up, where they exist
             if callable(getattr(module, attr, None)):

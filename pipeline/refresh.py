@@ -291,6 +291,7 @@ def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, 
     # (stderr and exit code): a failed first refresh leaves no database file behind
     had_database = db_path.exists() and db_path.stat().st_size > 0
     file_states = []  # what source_files records for the next refresh (local files only)
+    workers = None  # parse workers started before the read (early_workers), stopped on any failure
     try:
         previous = last_ok(runs)
         remote_version = None
@@ -327,7 +328,8 @@ def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, 
         # an incremental build may follow: normalize only the records that changed (pipeline/normalize/source_records.py)
         previous_build = None if force else previous_digests(db_path)
         try:
-            read = collect_sources(paths, read_tick, version=source_version, previous=previous_build)
+            read = collect_sources(paths, read_tick, version=source_version, previous=previous_build,
+                                   faces_read=workers.prefetch if workers is not None else None)
         except (RecursionError, MemoryError, UnicodeError) as exc:  # safety net: readers raise SourceError
             raise SourceError(_where(paths), f"unreadable input ({type(exc).__name__}: {exc}); "
                                              f"nested too deeply, too large or not valid text") from exc
@@ -366,6 +368,8 @@ def _refresh_locked(paths, db_path: Path, rules, force: bool, step, label: str, 
         return RefreshOutcome("ok", run_id, source_version, result.counts, result.parsed, time.perf_counter() - t0,
                               notes, result.changes, result.rebuilt)
     except BaseException as caught:
+        if workers is not None:
+            workers.terminate()  # e.g. a read error: the workers started for the build are not needed
         # Ctrl-C while DuckDB runs a statement: DuckDB interrupts it and raises its own error
         # ("Query interrupted") instead of KeyboardInterrupt; it is the same user action
         exc = KeyboardInterrupt() if _interrupted_statement(caught) else caught

@@ -43,11 +43,15 @@ def test_cache_hits_are_not_parsed_again(bundled_cards):
 
 
 def test_workers_started_before_the_read_give_the_single_process_database(tmp_path, monkeypatch):
-    """A cold refresh whose parse workers start before the read (pipeline.refresh.early_workers) and parse
-    while the parent writes cards, printings, rulings and the CR tables builds the same database,
-    table by table, as a refresh parsing in its own process; the workers are gone afterwards."""
+    """A cold refresh whose parse workers start before the read (pipeline.refresh.early_workers), parse the
+    faces of each file as soon as it is read (ParseWorkers.prefetch) and go on while the parent writes
+    cards, printings, rulings and the CR tables, and whose annotation features
+    are computed in worker processes while the parent derives (pipeline.annotate.FeatureJob), builds
+    the same database, table by table, as a refresh doing everything in its own process; the workers
+    are gone afterwards."""
     import multiprocessing
 
+    from pipeline import annotate
     from pipeline import refresh as refresh_mod
     from pipeline.refresh import early_workers, refresh
     from pipeline.store.runs import last_ok, read_state
@@ -61,8 +65,24 @@ def test_workers_started_before_the_read_give_the_single_process_database(tmp_pa
     real_submit = abilities.ParseWorkers.submit
     monkeypatch.setattr(abilities.ParseWorkers, "submit", lambda self, faces: submitted.append(len(faces))
                         or real_submit(self, faces))
+    prefetched = []
+    real_prefetch = abilities.ParseWorkers.prefetch
+    monkeypatch.setattr(abilities.ParseWorkers, "prefetch", lambda self, faces: prefetched.append(len(faces))
+                        or real_prefetch(self, faces))
+    monkeypatch.setattr(annotate, "FEATURE_CHUNK", 300)  # 15 chunks of the snapshot's 4,372 cards
+    feature_workers = []
+    real_init = annotate.FeatureJob.__init__
+
+    def init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        feature_workers.append(self._pool is not None)
+
+    monkeypatch.setattr(annotate.FeatureJob, "__init__", init)
     outcome = refresh(["bundled"], early_db, jobs=2)
+    # the snapshot is one file: its faces go to the workers once, as the read finishes it; nothing is left
     assert submitted == [outcome.parsed] and outcome.parsed >= abilities.MIN_PARALLEL
+    assert prefetched == [outcome.parsed]
+    assert feature_workers == [True] and outcome.counts["cards"] >= annotate.MIN_PARALLEL_CARDS
     assert multiprocessing.active_children() == []
     assert fingerprints(early_db) == fingerprints(serial_db)
     # the next refresh of this database finds every text in its parse cache: no early workers
@@ -89,3 +109,26 @@ def test_a_failure_while_the_workers_parse_stops_them(tmp_path, monkeypatch):
         refresh(["bundled"], db, jobs=2)
     assert multiprocessing.active_children() == []
     assert not db.exists()
+
+
+def test_a_read_error_stops_the_workers_started_before_the_read(tmp_path, monkeypatch):
+    """A source that fails to read (the bundled snapshot cut in half: a truncated gzip) fails the refresh
+    with a SourceError naming the file, and stops the parse workers started before the read."""
+    import multiprocessing
+
+    from pipeline import refresh as refresh_mod
+    from pipeline.refresh import refresh
+    from pipeline.sources.errors import SourceError
+
+    data = BUNDLED_CARDS.read_bytes()
+    cut = tmp_path / "AllPrintings.json.gz"
+    cut.write_bytes(data[:len(data) // 2])
+    monkeypatch.setattr(refresh_mod, "EARLY_WORKERS_MIN_BYTES", 0)
+    started = []
+    real_init = abilities.ParseWorkers.__init__
+    monkeypatch.setattr(abilities.ParseWorkers, "__init__", lambda self, jobs: started.append(jobs)
+                        or real_init(self, jobs))
+    with pytest.raises(SourceError, match="AllPrintings.json.gz"):
+        refresh([cut], tmp_path / "cards.duckdb", jobs=2)
+    assert started == [2]
+    assert multiprocessing.active_children() == []

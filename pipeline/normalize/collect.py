@@ -32,6 +32,9 @@ class CardCollection:
     text_conflicts: set[str] = field(default_factory=set)
     flags: list = field(default_factory=list)  # pipeline.sources.records.Flagged: quarantined records, ignored values
     resolved: set[str] = field(default_factory=set)  # oracle ids that received a record without one (finish)
+    #: when a list: every face :meth:`add_card` records (a face's name and texts are final when first seen),
+    #: for a reader that hands them to the parse workers as it goes (pipeline.normalize.ingest.collect_sources)
+    new_faces: list | None = None
     _faces: dict[str, dict[int, object]] = field(default_factory=dict)
     _unresolved: list[tuple[OracleCard, list[Ruling], str]] = field(default_factory=list)
 
@@ -41,6 +44,8 @@ class CardCollection:
         if known is None:
             self.cards[card.oracle_id] = card
             self._faces[card.oracle_id] = {f.face_index: f for f in card.faces}
+            if self.new_faces is not None:
+                self.new_faces.extend(self._faces[card.oracle_id].values())
             return
         merge_printings(known, card)
         faces = self._faces[card.oracle_id]
@@ -48,6 +53,8 @@ class CardCollection:
             seen = faces.get(face.face_index)
             if seen is None:
                 faces[face.face_index] = face
+                if self.new_faces is not None:
+                    self.new_faces.append(face)
             elif seen.oracle_text != face.oracle_text or seen.name != face.name:
                 self.text_conflicts.add(card.oracle_id)
         for kw in card.keywords:

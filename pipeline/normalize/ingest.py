@@ -83,19 +83,25 @@ def _collection_of(records: SourceRecords, groups: set[str] | None) -> CardColle
 
 
 def collect_sources(paths: Iterable[str | Path], progress: Progress | None = None, *, version: str | None = None,
-                    previous: dict[str, str] | None = None) -> SourceRead:
+                    previous: dict[str, str] | None = None,
+                    faces_read: Callable[[list], None] | None = None) -> SourceRead:
     """Like :func:`collect`, also digesting the source records when every source is MTGJSON
     (:mod:`pipeline.normalize.source_records`).
 
     ``previous``: the previous build's ``card_digests`` (with its ``#source:`` keys), when an
     incremental build over it is possible (:func:`pipeline.store.incremental.previous_digests`);
     then every file is decoded and digested but only the changed groups are normalized
-    (:attr:`SourceRead.partial`). Raises what :func:`collect` raises.
+    (:attr:`SourceRead.partial`). ``faces_read(faces)``: called after each file of a read that normalizes
+    every record with the :class:`pipeline.normalize.model.Face` objects first seen in it (a cold
+    refresh's parse workers start on them during the read; a face's name, type line and Oracle text
+    do not change after it is first seen, :class:`CardCollection`). Raises what :func:`collect` raises.
     """
     files = source_files(paths)
     kinds: set[str] = set()
     records = SourceRecords(keep=previous is not None) if files and all(k == detect.MTGJSON for _, k in files) else None
     collection = CardCollection()
+    if faces_read is not None and previous is None:
+        collection.new_faces = []
     for path, kind in files:
         if kind == detect.MTGJSON:
             kinds.add("mtgjson")
@@ -118,6 +124,10 @@ def collect_sources(paths: Iterable[str | Path], progress: Progress | None = Non
                     collection.add_flag(ruling)
                 else:
                     collection.add_ruling(ruling)
+        if collection.new_faces:
+            faces_read(collection.new_faces)
+            collection.new_faces = []
+    collection.new_faces = None
     info = SourceInfo(kind="+".join(sorted(kinds)) or "none", version=version or source_version([p for p, _ in files]),
                       files=[str(p) for p, _ in files])
     if records is not None and records.keep:

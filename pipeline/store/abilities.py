@@ -146,6 +146,32 @@ class ParseWorkers:
         self.jobs = max(1, int(jobs))
         self._pool = multiprocessing.get_context("spawn").Pool(self.jobs, initializer=_worker_start)
         self._stopped = False
+        self._prefetched: list[tuple[list[str], object]] = []  # (keys, submit result) of each prefetch
+        self._prefetched_keys: set[str] = set()
+
+    def prefetch(self, faces: Iterable) -> None:
+        """Start parsing the texts of ``faces`` (:class:`pipeline.normalize.model.Face` objects) not handed
+        over before, ahead of the build (the read calls this after each file, so the workers parse while it
+        reads on): :meth:`take` gives the results to the build that needs them."""
+        keys, todo = [], []
+        for face in faces:
+            key = face_text_hash(face.name, face.type_line, face.oracle_text)
+            if key not in self._prefetched_keys:
+                self._prefetched_keys.add(key)
+                keys.append(key)
+                todo.append((face.name, face.type_line, face.oracle_text))
+        if todo:
+            self._prefetched.append((keys, self.submit(todo)))
+
+    def prefetched(self, key: str) -> bool:
+        """True when :meth:`prefetch` handed the text of cache key ``key`` to the workers."""
+        return key in self._prefetched_keys
+
+    def take(self, tick: Callable[[int], None] | None = None):
+        """Yield ``(key, Parsed)`` of every prefetched text, in prefetch order (waiting for the workers)."""
+        prefetched, self._prefetched = self._prefetched, []
+        for keys, pending in prefetched:
+            yield from zip(keys, self.results(pending, tick))
 
     def submit(self, faces: Sequence[tuple[str, str | None, str]]):
         """Start parsing ``faces`` in chunks of :data:`CHUNK`; return the pending work for :meth:`results`."""
@@ -194,6 +220,7 @@ class FaceParser:
         self.parsed = 0
         self._workers = workers
         self._pending = None  # (keys, faces, tick, ParseWorkers.submit result or None) between start and prepare
+        self._early: set[str] = set()  # keys of texts the workers were given during the read (ParseWorkers.prefetch)
 
     def start(self, cards: Iterable[OracleCard], tick: Callable[[int], None] | None = None) -> None:
         """Collect every distinct face text of ``cards``, decode the cache hits, and hand the misses to the
@@ -215,10 +242,15 @@ class FaceParser:
                     todo[key] = (face.name, face.type_line, face.oracle_text)
         if tick:
             tick(len(self.results))
-        keys = list(todo)
+        early = self._workers is not None and any(self._workers.prefetched(k) for k in todo)
+        keys = [k for k in todo if not early or not self._workers.prefetched(k)]
         faces = [todo[k] for k in keys]
         pending = None
-        if len(faces) >= MIN_PARALLEL and (self._workers is not None or self.jobs > 1):
+        if early:  # the workers parse the texts seen during the read already: the rest after them
+            rest = set(keys)
+            self._early = {k for k in todo if k not in rest}
+            pending = self._workers.submit(faces) if faces else None
+        elif len(faces) >= MIN_PARALLEL and (self._workers is not None or self.jobs > 1):
             if self._workers is None:
                 self._workers = ParseWorkers(min(self.jobs, -(-len(faces) // CHUNK)))
             pending = self._workers.submit(faces)
@@ -234,7 +266,15 @@ class FaceParser:
             self.start(cards, tick)
         keys, faces, tick, pending = self._pending
         self._pending = None
-        if pending is not None:
+        early, self._early = self._early, set()
+        if early:  # prefetched during the read: keep the results of the texts this build has
+            try:
+                got = dict(kv for kv in self._workers.take(tick) if kv[0] in early)
+                parsed = list(self._workers.results(pending, tick)) if pending is not None else []
+            finally:
+                self.close()
+            keys, parsed = keys + list(got), parsed + list(got.values())
+        elif pending is not None:
             try:
                 parsed = list(self._workers.results(pending, tick))
             finally:
