@@ -244,11 +244,14 @@ def test_phrase_families_name_their_rule():
         assert title in phrase.reason.lower(), (rule, titles[rule], phrase.reason)
 
 
-def test_judged_sample_is_well_formed(mtgjson_db):
-    """tests/data/ruling_rules_sample_judged.csv: 50 ruling_rules rows of the corpus drawn with
-    random.Random(20261202) and judged by hand against the CR text (docs/annotate.md): each names a
-    corpus ruling with its text, a rule of the CR and a verdict from the closed list."""
-    path = GOLD.parent.parent / "ruling_rules_sample_judged.csv"
+@pytest.mark.parametrize("name", ["ruling_rules_sample_judged.csv", "ruling_rules_sample_judged_2.csv"])
+def test_judged_sample_is_well_formed(mtgjson_db, name):
+    """tests/data/ruling_rules_sample_judged.csv (first round, random.Random(20261202)) and
+    ruling_rules_sample_judged_2.csv (second round, random.Random(20261206), drawn from a build at
+    feda360): 50 ruling_rules rows of the corpus each, judged by hand against the CR text
+    (docs/annotate.md): each names a corpus ruling with its text, a rule of the CR and a verdict from
+    the closed list."""
+    path = GOLD.parent.parent / name
     with path.open(encoding="utf-8", newline="") as fh:
         judged = list(csv.DictReader(fh))
     assert len(judged) == 50
