@@ -30,7 +30,9 @@ TUNE2 = GOLD.with_name("tune2.csv")
 # Floors, (top-1 precision, top-3 recall of primaries, 'none' → no row) per part: the figures last
 # measured (docs/annotate.md), rounded down. The issue's targets are 0.90 / 0.85 / 0.80 on report:
 # recall is not met; on the fresh part (never tuned on) precision and 'none' are not met either.
-FLOORS = {"report": (0.91, 0.59, 0.91), "fresh": (0.63, 0.32, 0.71)}
+# tune2 is a tuning part (labeled before the method saw it, then tuned on): its floor guards the
+# second round's templates against regressions, it is no held-out figure.
+FLOORS = {"report": (0.91, 0.59, 0.91), "fresh": (0.68, 0.35, 0.71), "tune2": (0.92, 0.71, 0.84)}
 
 
 def gold_rows(*parts: str) -> list[dict]:
@@ -242,11 +244,14 @@ def test_phrase_families_name_their_rule():
         assert title in phrase.reason.lower(), (rule, titles[rule], phrase.reason)
 
 
-def test_judged_sample_is_well_formed(mtgjson_db):
-    """tests/data/ruling_rules_sample_judged.csv: 50 ruling_rules rows of the corpus drawn with
-    random.Random(20261202) and judged by hand against the CR text (docs/annotate.md): each names a
-    corpus ruling with its text, a rule of the CR and a verdict from the closed list."""
-    path = GOLD.parent.parent / "ruling_rules_sample_judged.csv"
+@pytest.mark.parametrize("name", ["ruling_rules_sample_judged.csv", "ruling_rules_sample_judged_2.csv"])
+def test_judged_sample_is_well_formed(mtgjson_db, name):
+    """tests/data/ruling_rules_sample_judged.csv (first round, random.Random(20261202)) and
+    ruling_rules_sample_judged_2.csv (second round, random.Random(20261206), drawn from a build at
+    feda360): 50 ruling_rules rows of the corpus each, judged by hand against the CR text
+    (docs/annotate.md): each names a corpus ruling with its text, a rule of the CR and a verdict from
+    the closed list."""
+    path = GOLD.parent.parent / name
     with path.open(encoding="utf-8", newline="") as fh:
         judged = list(csv.DictReader(fh))
     assert len(judged) == 50
