@@ -282,6 +282,21 @@ PAIRS = [
     ("from each graveyard / your graveyard (CR 404.1)",
      ("Summon: Esper Valigarmanda", "Exile an instant or sorcery card from each graveyard."),
      ("Tome Shredder", "Exile an instant or sorcery card from your graveyard"), "Obj", ()),
+    # trigger events whose meaning is one literal (g-triggers, CR 701, 603.2)
+    ("keyword action event proliferate / forage", ("Scheming Aspirant", "Whenever you proliferate"),
+     ("Corpseberry Cultivator", "Whenever you forage"), "event:keyword_action", ()),
+    ("becomes plotted / saddled", ("Longhorn Sharpshooter", "becomes plotted"),
+     ("Stubborn Burrowfiend", "becomes saddled"), "event:becomes_designation", ("obj", "extra.when")),
+    ("enters or becomes monstrous / tapped", ("Alpha Deathclaw", "enters or becomes monstrous"),
+     ("Champions of the Shoal", "enters or becomes tapped"), "event:enters_or_becomes", ("obj",)),
+    ("roll a 1 / a 6", ("Complaints Clerk", "Whenever you roll a 1"),
+     ("Night Shift of the Living Dead", "Whenever you roll a 6"), "event:roll_result", ()),
+    ("fourth / fifth plan counter", ("Villainous Syndication", "When the fourth plan counter"),
+     ("Doom Reigns Supreme", "When the fifth plan counter"), "event:nth_counter", ("obj",)),
+    ("enters this turn / this way (CR 603.7b / 603.12)", ("First Day of Class", "enters this turn"),
+     ("Adaptive Armorer", "When an Equipment enters this way"), "event:enters", ("obj",)),
+    ("while you control / you don't control (CR 603.2)", ("Moon-Boy, Dino Rider", "attacks while you control"),
+     ("Pugnacious Hammerskull", "attacks while you don't control"), "event:attacks", ("obj", "extra.while.obj")),
 ]
 
 

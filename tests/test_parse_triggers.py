@@ -36,6 +36,36 @@ ROUND_TRIPS = [
     ("Blast-Furnace Hellkite", "Artifact offering"),  # "[Quality] offering" (CR 702.48a)
     ("Diviner's Portent", "1—14 | Draw X cards."),    # a die-roll table row (CR 706.2)
     ("Arcane Investigator", "1—9 | Draw a card."),
+    # events of keyword actions (CR 701.34, 701.61a, 701.50a, 702.154a, 701.54a, 702.170, 702.171)
+    ("Scheming Aspirant", "Whenever you proliferate"),
+    ("Corpseberry Cultivator", "Whenever you forage"),
+    ("Iron Monger, Sadistic Tycoon", "Whenever a creature you control connives"),
+    ("Evidence Examiner", "Whenever you collect evidence"),
+    ("Guardian of New Benalia", "Whenever this creature enlists a creature"),
+    ("Nazgûl", "Whenever the Ring tempts you"),
+    ("Longhorn Sharpshooter", "When this card becomes plotted"),
+    ("Stubborn Burrowfiend", "becomes saddled for the first time each turn"),
+    # compound and older wordings of zone-change and other events (CR 603.6, 603.2)
+    ("Alpha Deathclaw", "When this creature enters or becomes monstrous"),
+    ("Champions of the Shoal", "Whenever this creature enters or becomes tapped"),
+    ("Kaya's Ghostform", "When enchanted permanent dies or is put into exile"),
+    ("Soulherder", "Whenever a creature is exiled from the battlefield"),
+    ("Faerie Mastermind", "Whenever an opponent draws their second card each turn"),
+    ("Sneaky Snacker", "When you draw your third card in a turn"),
+    ("Wax-Wane Witness", "Whenever you gain or lose life during your turn"),
+    ("Drownyard Lurker", "When you cast or cycle"),
+    ("Complaints Clerk", "Whenever you roll a 1"),
+    ("Villainous Syndication", "When the fourth plan counter is put on"),
+    # "… while [condition]" (CR 603.2), a stated duration (CR 603.7b), a reflexive trigger (CR 603.12)
+    ("Courageous Goblin", "attacks while you control a creature with power 4 or greater"),
+    ("Pugnacious Hammerskull", "attacks while you don't control another Dinosaur"),
+    ("Emberwilde Captain", "Whenever an opponent attacks you while you're the monarch"),
+    ("First Day of Class", "Whenever a creature you control enters this turn"),
+    ("Vizkopa Guildmage", "Whenever you gain life this turn"),
+    ("Benefactor's Draught", "Until end of turn, whenever a creature an opponent controls blocks"),
+    ("Jace, Architect of Thought", "Until your next turn, whenever a creature an opponent controls attacks"),
+    ("Argentum Masticore", "When you discard a card this way"),
+    ("Agatha's Soul Cauldron", "When a creature card is exiled this way"),
 ]
 
 
@@ -133,3 +163,28 @@ def test_keyword_parameters_are_structured():
     assert wk.param == A.QualityList([A.Quality(words=["black"])], [])
     hx = ability("Progenitus", "Protection from everything")
     assert hx.body.keywords[0].param.items[0].fixed == "everything" and hx.fully_parsed
+
+
+def test_stated_duration_of_a_delayed_trigger():
+    """CR 603.7b: "Until your next turn, whenever …" — the duration is held as a Duration enum on
+    the event (``extra["stated_duration"]``), so "until end of turn" and "until your next turn"
+    differ in the AST, and the head renders both."""
+    a = ability("Jace, Architect of Thought", "Until your next turn, whenever")
+    head = next(n for n in a.body.walk() if isinstance(n, A.Triggered))
+    assert isinstance(head, A.Triggered) and head.word == "whenever"
+    assert head.event.verb == "event:attacks"
+    assert head.event.extra["stated_duration"].kind == A.DurationKind.UNTIL_YOUR_NEXT_TURN
+    b = ability("Benefactor's Draught", "Until end of turn, whenever")
+    cond = next(n for n in b.body.walk() if isinstance(n, A.Triggered))
+    assert cond.event.extra["stated_duration"].kind == A.DurationKind.UNTIL_END_OF_TURN
+
+
+def test_while_condition_of_an_event():
+    """"Whenever ~ attacks while you don't control another Dinosaur" (CR 603.2): the condition is a
+    ``condition:*`` Action of the cond grammar in ``extra["while"]``, negation included."""
+    ev = ability("Pugnacious Hammerskull", "attacks while").body.event
+    assert ev.verb == "event:attacks" and ev.extra["when"] == "while"
+    assert ev.extra["while"].verb == "condition:not_control"
+    assert ev.extra["while"].obj.quantifier == "another" and ev.extra["while"].obj.words == ["dinosaur"]
+    ev2 = ability("Moon-Boy, Dino Rider", "attacks while").body.event
+    assert ev2.extra["while"].verb == "condition:control"
