@@ -188,3 +188,41 @@ def test_while_condition_of_an_event():
     assert ev.extra["while"].obj.quantifier == "another" and ev.extra["while"].obj.words == ["dinosaur"]
     ev2 = ability("Moon-Boy, Dino Rider", "attacks while").body.event
     assert ev2.extra["while"].verb == "condition:control"
+
+
+def test_greater_than_or_equal_to_is_at_least():
+    """CR 107.1 (audit cause A4): "greater than or equal to" is ``>=``; "greater than" stays ``>``."""
+    geq = ability("Path of Bravery", "greater than or equal to").body.effect[0].condition.extra["condition"]
+    gt = ability("Cosmos Elixir", "is greater than your starting").body.effect[0].condition
+    assert geq.verb == gt.verb == "condition:life_total"
+    assert geq.extra["comparison"].comparator == ">="
+    assert gt.extra["comparison"].comparator == ">"
+
+
+def test_zone_of_a_put_into_event():
+    """Audit cause A2 (CR 400.1): the zone of "is put into a graveyard" / "are put into exile" is the
+    closed zone name in ``extra["zone"]``, not a type word."""
+    gy = ability("Genju of the Falls", "is put into a graveyard").body.event
+    ex = ability("Stonebinder's Familiar", "put into exile").body.event
+    assert gy.verb == ex.verb == "event:put_into"
+    assert (gy.extra["zone"], ex.extra["zone"]) == ("a_graveyard", "exile")
+    assert "words" not in gy.extra and "words" not in ex.extra
+
+
+def test_intervening_if_does_not_run_over_a_sentence():
+    """CR 603.4: the intervening "if" ends at its comma; "If the result is 1" is a condition of the
+    second sentence (a die result in digits, CR 706.2), and the whole ability round-trips."""
+    a = ability("Arden Angel", "if Arden Angel is in your graveyard")
+    assert a.fully_parsed, a.render_mismatch
+    assert a.body.intervening_if.verb == "condition:in_zone"
+    cond = a.body.effect[1].condition
+    assert cond.verb == "condition:result" and cond.amount.value == 1
+
+
+def test_x_compared_reads_in_digits():
+    """"If X is 5 or more" (CR 107.3): X compared with a number ``>=`` 5, written in digits."""
+    a = ability("West Coast Expansion", "If X is 5 or more")
+    assert a.fully_parsed, a.render_mismatch
+    cond = next(s.condition for s in a.body.effect if getattr(s, "condition", None) is not None)
+    assert cond.verb == "condition:x_is" and cond.extra["comparison"].comparator == ">="
+    assert cond.amount.value == 5
