@@ -66,6 +66,12 @@ ROUND_TRIPS = [
     ("Jace, Architect of Thought", "Until your next turn, whenever a creature an opponent controls attacks"),
     ("Argentum Masticore", "When you discard a card this way"),
     ("Agatha's Soul Cauldron", "When a creature card is exiled this way"),
+    # conditions (CR 603.4, 608.2c, 614.1c): a player's life, lands opponents control, the initiative, counters
+    ("Murky Sewer", "enters tapped unless a player has 13 or less life"),
+    ("Turbulent Fen", "enters tapped unless your opponents control eight or more lands"),
+    ("Feywild Caretaker", "if you have the initiative"),
+    ("Gatewatch Beacon", "if this artifact has loyalty counters on it"),
+    ("Erebos's Titan", "As long as your opponents control no creatures"),
 ]
 
 
@@ -226,3 +232,14 @@ def test_x_compared_reads_in_digits():
     cond = next(s.condition for s in a.body.effect if getattr(s, "condition", None) is not None)
     assert cond.verb == "condition:x_is" and cond.extra["comparison"].comparator == ">="
     assert cond.amount.value == 5
+
+
+def test_unless_condition_of_a_land_entering_tapped():
+    """CR 614.1c: "~ enters tapped unless a player has 13 or less life" — the condition compares a
+    player's life ``<=`` 13 (CR 119); "your opponents control eight or more lands" counts lands ``>=`` 8."""
+    life = ability("Murky Sewer", "unless a player has 13 or less life").body.effect[0].effects[0].condition
+    assert life.verb == "condition:life" and life.extra["comparison"].comparator == "<="
+    assert life.amount.value == 13
+    lands = ability("Turbulent Fen", "unless your opponents control").body.effect[0].effects[0].condition
+    assert lands.verb == "condition:control_count" and lands.extra["comparison"].comparator == ">="
+    assert lands.amount.value == 8 and lands.extra["words"] == ["lands"]

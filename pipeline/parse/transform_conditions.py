@@ -71,7 +71,7 @@ CONDITIONS = (
     "control_no", "controls", "controls_more", "gained_life", "hand", "in_zone", "is_not_a", "life",
     "searched", "shares_type", "stat", "there_are", "win", "would_put",
     "gift_promised", "evidence_collected", "descended", "no_monarch", "left",
-    "starting_player", "initiative", "this_turn", "put_this_turn",
+    "starting_player", "initiative", "this_turn", "put_this_turn", "control_count",
 )
 
 #: Event rule names (without ``ev_``) defined in conditions.lark → verb ``event:<name>``.
