@@ -12,10 +12,12 @@ time of the function that runs it:
 * read      — :func:`pipeline.normalize.ingest.collect_sources` (decompress, JSON, digest, normalize, merge)
               and :func:`pipeline.store.build.expand_sources` (records normalized later by an incremental build);
 * grammar   — :func:`pipeline.parse.grammar.get_parser` (Lark LALR construction, once per process);
-* parse     — :meth:`pipeline.store.abilities.FaceParser.ability_rows` minus grammar construction
-              (per-face parsing, AST building, AST JSON);
+* parse     — :meth:`pipeline.store.abilities.FaceParser.start` and ``ability_rows`` minus grammar
+              construction (per-face parsing, AST building, AST JSON; with workers: handing them the
+              texts, then waiting for and receiving what is left when the tables written meanwhile are done);
 * derive    — :func:`pipeline.derive.derive` (produced mana etc.);
-* annotate  — :func:`pipeline.annotate.annotate` (rules, glossary, ruling links);
+* annotate  — :func:`pipeline.annotate.annotate_rulings` (CR tables, citations; run while the workers
+              parse) and :func:`pipeline.annotate.annotate_abilities` (inferred rules, ruling links);
 * previous  — ``pipeline.store.build.read_previous`` (runs and parse cache of the old database);
 * write     — the rest of ``build_database``: DuckDB inserts, views, checkpoint, swap;
 * other     — everything else (imports, lock, runs table).
@@ -52,9 +54,10 @@ STAGES = {
     "read": [("pipeline/normalize/ingest.py", "collect_sources")],
     "expand": [("pipeline/store/build.py", "expand_sources")],
     "grammar": [("pipeline/parse/grammar.py", "get_parser")],
-    "parse": [("pipeline/store/abilities.py", "ability_rows")],
+    "parse": [("pipeline/store/abilities.py", "ability_rows"), ("pipeline/store/abilities.py", "start")],
     "derive": [("pipeline/derive/__init__.py", "derive")],
-    "annotate": [("pipeline/annotate/__init__.py", "annotate")],
+    "annotate": [("pipeline/annotate/__init__.py", "annotate_rulings"),
+                 ("pipeline/annotate/__init__.py", "annotate_abilities")],
     "build": [("pipeline/store/build.py", "build_database")],
     "previous": [("pipeline/store/build.py", "read_previous")],
 }
@@ -135,12 +138,14 @@ class StageTimers:
                    (refresh_mod, "build_database", "build"), (build, "build_database", "build"),
                    (parser, "get_parser", "grammar"),
                    (build, "derive", "derive"), (build, "_derive", "derive"),
-                   (build, "annotate", "annotate"), (build, "_annotate", "annotate"),
+                   (build, "annotate", "annotate"), (build, "_annotate_rulings", "annotate"),
+                   (build, "_annotate_abilities", "annotate"),
                    (build, "read_previous", "previous")]
         for module, attr, key in patches:  # the names each caller looks up, where they exist
             if callable(getattr(module, attr, None)):
                 setattr(module, attr, self.wrap(key, getattr(module, attr)))
         FaceParser.ability_rows = self.wrap_gen("parse", FaceParser.ability_rows)
+        FaceParser.start = self.wrap("parse", FaceParser.start)  # hands the misses to the workers (they parse meanwhile)
 
     def stages(self, total_wall: float, total_cpu: float) -> list[tuple[str, float, float]]:
         """``(stage, wall s, CPU s)`` rows summing to the totals."""

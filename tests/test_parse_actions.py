@@ -242,3 +242,129 @@ def test_play_lands_and_cast_spells_share_the_zone():  # audit A6; CR 305.1, 601
 def test_base_verb_after_a_plural_subject_is_that_subjects():  # audit A5
     act = _verb("Priest of Forgotten Gods", "each lose 2 life and sacrifice", "sacrifice")
     assert act["subject"] is not None and act["subject"]["words"] == ["players"]
+
+
+# ---- doubling (CR 701.10), switching P/T (CR 613.4d), types added (CR 205.1b)
+@pytest.mark.parametrize("name,fragment,stat,of", [
+    ("Bulk Up", "Double target creature's power until end of turn", "power", None),
+    ("Beacon of Immortality", "Double target player's life total", "life_total", None),
+    ("Angelic Enforcer", "double your life total", "life_total", None),
+])
+def test_double_names_what_it_doubles(name, fragment, stat, of):  # CR 701.10b, 701.10d
+    act = _verb(name, fragment, "double")
+    assert act["extra"]["stat"] == stat and act["extra"].get("of") is of
+
+
+def test_double_its_power_is_the_object_referred_to():  # Devilish Valet-style "double its power"
+    a = ability("Rule with an Even Hand", "double target creature's power until end of turn")
+    assert a.fully_parsed
+    act = _verb("Epic Fight", "Double target creature's power and toughness", "double", round_trip=False)
+    assert act["extra"]["stat"] == "power_and_toughness" and act["obj"]["quantifier"] == "target"
+
+
+def test_switch_power_and_toughness():  # CR 613.4d
+    act = _verb("Twisted Image", "Switch target creature's power and toughness", "switch_pt")
+    assert act["obj"]["words"] == ["creature"] and act["extra"]["duration"]["kind"] == "until_end_of_turn"
+
+
+def test_becomes_in_addition_to_its_other_types():  # CR 205.1b
+    act = _verb("Ashnod's Transmogrant", "becomes an artifact in addition to its other types", "becomes")
+    assert act["extra"]["also"] == "its" and act["extra"]["words"] == ["artifact"]
+
+
+# ---- damage (CR 120), combat phases (CR 500.8), life totals (CR 119.5), face-down (CR 708)
+def test_that_much_damage():  # CR 120.3: the damage an earlier event dealt
+    act = _verb("Jackal Pup", "it deals that much damage to you", "damage_that_much")
+    assert act["amount"]["kind"] == "that_much" and act["obj"]["quantifier"] == "you"
+
+
+def test_damage_for_each():  # "deals 2 damage to you for each Treasure you control"
+    act = _verb("Black Market Tycoon", "deals 2 damage to you for each Treasure", "damage")
+    assert act["amount"]["value"] == 2 and act["extra"]["for_each"]["qualifiers"] == ["you_control"]
+
+
+@pytest.mark.parametrize("name,fragment,after,then_main", [
+    ("Relentless Assault", "After this main phase", "main_phase", True),
+    ("Bloodthirster", "After this phase", "phase", False),
+])
+def test_additional_combat_phase(name, fragment, after, then_main):  # CR 500.8
+    act = _verb(name, fragment, "additional_combat_phase")
+    assert act["extra"] == {"after": after, "then_main": then_main}
+
+
+def test_life_total_becomes():  # CR 119.5
+    act = _verb("Biorhythm", "life total becomes", "life_total_becomes")
+    assert act["subject"]["quantifier"] == "each" and act["amount"]["kind"] == "equal_to"
+
+
+@pytest.mark.parametrize("name,fragment,verb", [
+    ("Clone Shell", "turn the exiled card face up", "turn_face_up"),
+    ("Ugin's Mastery", "you may turn a face-down creature you control face up", "turn_face_up"),
+])
+def test_turn_face_up(name, fragment, verb):  # CR 708.7
+    assert _verb(name, fragment, verb)["obj"] is not None
+
+
+@pytest.mark.parametrize("name,fragment,verb", [
+    ("Rest in Peace", "exile all graveyards", "exile_graveyards"),  # CR 404.1
+    ("Howling Mine", "draws an additional card", "draw_additional"),  # CR 121.1
+])
+def test_fixed_actions(name, fragment, verb):
+    assert _verb(name, fragment, verb)["obj"] is None
+
+
+# ---- "instead" (CR 614.1a) and "unless" (CR 118.12a) riders of zone actions
+@pytest.mark.parametrize("name,fragment,verb", [
+    ("Thought Reflection", "draw two cards instead", "draw"),
+    ("Forbidden Crypt", "return a card from your graveyard to your hand instead", "return"),
+    ("Gravebane Zombie", "put it on top of its owner's library instead", "put_library"),
+    ("Darksteel Colossus", "shuffle it into its owner's library instead", "shuffle_into"),
+])
+def test_instead_rider(name, fragment, verb):
+    assert _verb(name, fragment, verb)["extra"]["instead"] is True
+
+
+def test_return_unless():  # Erratic Portal (CR 118.12a)
+    act = _verb("Erratic Portal", "unless its controller pays {1}", "return")
+    assert act["extra"]["unless"]["verb"] == "pay" and act["extra"]["zone"]["kind"] == "owner_hand"
+
+
+# ---- owners (CR 108.3): the possessive the line wrote, "their owner's hand" / "their owners' hands"
+@pytest.mark.parametrize("name,fragment,owner", [
+    ("Aetherize", "to their owner's hand", "their_owner"),
+    ("Peel from Reality", "to their owners' hands", "their_owners"),
+    ("Boomerang", "to its owner's hand", "its_owner"),
+])
+def test_owner_wording_of_return(name, fragment, owner):
+    assert _verb(name, fragment, "return")["extra"]["zone"]["owner"] == owner
+
+
+@pytest.mark.parametrize("name,fragment,verb,key,value", [
+    ("Terminus", "on the bottom of their owners' libraries", "put_library", "library", "their_owners"),
+    ("Displace", "under their owner's control", "return", "control", "their_owner"),
+    ("Oust", "into its owner's library second from the top", "put_library", "nth", "second"),  # CR 401.7
+    ("Painful Memories", "on top of that player's library", "put_library", "library", "that_player"),
+    ("Empty the Catacombs", "to their hand", "return", "zone", {"node": "Zone", "text": "their hand",
+                                                               "kind": "their_hand", "owner": None}),
+])
+def test_zone_owner_values(name, fragment, verb, key, value):
+    assert _verb(name, fragment, verb)["extra"][key] == value
+
+
+def test_put_one_into_hand_and_the_other_on_the_bottom():  # Sleight of Hand (CR 401.4)
+    act = _verb("Sleight of Hand", "and the other on the bottom of your library", "put_into")
+    assert act["extra"]["other"] == {"position": "bottom", "library": "your"}
+
+
+def test_grant_keeps_its_verb():  # "gains haste" without a duration, then a delayed exile (CR 611.2a)
+    a = ability("Cogwork Assembler", "gains haste")
+    assert a.fully_parsed
+    grants = [n for n in a.body.walk() if type(n).__name__ == "GrantAbility"]
+    assert [g.verb for g in grants] == ["gain"]
+
+
+def test_enters_with_counters_and_abilities():  # kicker rider (CR 614.1c, 122.6)
+    act = _verb("Benalish Lancer", "enters with two +1/+1 counters on it and with first strike",
+                "enters_with_counters_and_abilities")
+    assert act["extra"]["enters_with"]["counters"][0]["counter"] == "+1/+1"
+    assert act["extra"]["abilities"][0]["name"] == "first strike"

@@ -286,7 +286,10 @@ def test_sacrifice_unless_you_return():  # Coral Atoll
             "you return an untapped Island you control to its owner's hand.\n{T}: Add {C}{U}.")
     ab = _line(text, "Coral Atoll", "Land", 1)
     (act,) = _actions(ab, "sacrifice")
-    assert act.extra["unless"].verb == "return_to" and act.extra["unless"].obj.words == ["untapped", "island"]
+    other = act.extra["unless"]
+    assert other.verb == "return" and other.obj.words == ["untapped", "island"]
+    assert other.extra["zone"].kind == A.Destination.OWNER_HAND and other.extra["zone"].owner == A.OwnerWording.ITS_OWNER
+    assert ab.fully_parsed  # the return renders as render_zones.render_return writes it (CR 400.7)
 
 
 def test_put_one_into_hand_and_the_other_into_graveyard():  # Tower Geist
@@ -294,7 +297,7 @@ def test_put_one_into_hand_and_the_other_into_graveyard():  # Tower Geist
             "them into your hand and the other into your graveyard.")
     ab = _line(text, "Tower Geist", "Creature — Spirit", 1)
     (act,) = _actions(ab, "put_into")
-    assert act.extra == {"zone": "hand", "owner": "your", "other": {"zone": "graveyard"}}
+    assert act.extra == {"zone": "hand", "owner": "your", "other": {"zone": "graveyard", "owner": "your"}}
 
 
 def test_tribute_condition():  # Ornitharch (CR 702.104b)
@@ -428,8 +431,8 @@ def test_escalate_reinforce_splice_costs():  # Blessed Alliance, Hunting Triad, 
 def test_becomes_an_artifact_in_addition():  # Ashnod's Transmogrant (CR 205.1b)
     ab = _line("{T}, Sacrifice Ashnod's Transmogrant: Put a +1/+1 counter on target nonartifact creature. That "
                "creature becomes an artifact in addition to its other types.", "Ashnod's Transmogrant", "Artifact")
-    (act,) = _actions(ab, "becomes_also")
-    assert act.subject.words == ["creature"]
+    (act,) = _actions(ab, "becomes")
+    assert act.subject.words == ["creature"] and act.extra["also"] == "its" and ab.fully_parsed
 
 
 def test_put_a_number_of_counters_equal_to():  # Scourge of Skola Vale

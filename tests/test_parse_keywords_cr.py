@@ -55,3 +55,41 @@ def test_new_keywords_parse(name, line, keyword, amount):
     if keyword == "sneak":
         assert [s.raw for s in kw.cost.components[0].symbols] == ["{1}", "{W}"]
     assert isinstance(a.body, A.KeywordLine)
+
+
+# keywords with a parameter of their own shape (grammar/keywords.lark, transform_keywords.py)
+@pytest.mark.parametrize("name,line,kind", [
+    ("Dawn's Truce", "Gift a card", "card"),                  # CR 702.174e
+    ("Parting Gust", "Gift a tapped Fish", "tapped_fish"),    # CR 702.174f
+    ("Crumb and Get It", "Gift a Food", "food"),              # CR 702.174d
+    ("Octomancer", "Gift an Octopus", "octopus"),             # CR 702.174i
+])
+def test_gift_kind_is_an_enum(name, line, kind):
+    a = ability(name, line)
+    assert a.kind == "keyword" and a.fully_parsed, a.to_json()["render_mismatch"]
+    (kw,) = a.body.keywords
+    assert kw.name == "gift" and kw.param == A.Gift(kind) and kind in A.GIFTS
+
+
+def test_prototype_cost_and_power_toughness():
+    a = ability("Steel Seraph", "Prototype {1}{W}{W} — 3/3")  # CR 702.160a, 718.3
+    assert a.kind == "keyword" and a.fully_parsed, a.to_json()["render_mismatch"]
+    (kw,) = a.body.keywords
+    assert kw.name == "prototype" and kw.param == A.PowerToughness("3/3")
+    assert [s.raw for s in kw.cost.components[0].symbols] == ["{1}", "{W}", "{W}"]
+
+
+@pytest.mark.parametrize("name,line,keyword,words,count", [
+    ("Braided Net", "Craft with artifact {1}{U}", "craft", ["artifact"], None),            # CR 702.167a
+    ("Visage of Dread", "Craft with two creatures {5}{B}", "craft", ["creatures"], 2),
+    ("Blackblade Reforged", "Equip legendary creature {3}", "equip", ["legendary", "creature"], None),  # CR 702.6c
+    ("Steelclaw Lance", "Equip Knight {1}", "equip", ["knight"], None),
+])
+def test_keyword_with_materials_or_quality(name, line, keyword, words, count):
+    a = ability(name, line)
+    assert a.kind == "keyword" and a.fully_parsed, a.to_json()["render_mismatch"]
+    (kw,) = a.body.keywords
+    assert kw.name == keyword and isinstance(kw.param, A.Obj) and kw.cost is not None
+    assert [w.lower() for w in kw.param.words] == words
+    got = kw.param.count.value if kw.param.count is not None else None
+    assert got == count or (count is not None and kw.param.quantifier is not None), kw.param

@@ -142,6 +142,19 @@ def _drop(node: dict, keys: tuple[str, ...]) -> dict:
 
 # (cause, (card, fragment), (card, fragment), select, drop)
 PAIRS = [
+    # g-effects (issue 13): CR 701.10 doubling, CR 500.8 added phases, CR 708 face up/down, CR 614.1a "instead",
+    # CR 205.1b types added or set
+    ("power / power and toughness (double)", ("Bulk Up", "Double target creature's power until end of turn"),
+     ("Epic Fight", "Double target creature's power and toughness"), "double", ("subject",)),
+    ("after this main phase / after this phase", ("Relentless Assault", "After this main phase"),
+     ("Bloodthirster", "After this phase"), "additional_combat_phase", ("extra.then_main",)),
+    ("face up / face down", ("Clone Shell", "turn the exiled card face up"),
+     ("Ixidron", "turn all other nontoken creatures face down"), "turn_face", ("obj",)),
+    ("instead or not (return)", ("Firestorm Phoenix", "return it to its owner's hand instead"),
+     ("Immortal Phoenix", "return it to its owner's hand"), "return", ()),
+    ("in addition to its other types or not (becomes)", ("Ashnod's Transmogrant", "becomes an artifact in addition"),
+     ("Peacewalker Colossus", "becomes an artifact creature until end of turn"), "becomes",
+     ("subject", "extra.words", "extra.duration")),
     ("counter kind put", ("Hunger of the Howlpack", "Put a +1/+1 counter on target creature."),
      ("Scar", "Put a -1/-1 counter on target creature."), None, ()),
     ("counter kinds of the generated lexicon (storage / charge)", ("Mercadian Bazaar", "Put a storage counter on"),
@@ -279,6 +292,20 @@ PAIRS = [
     ("move a counter / a +1/+1 counter (CR 122.5)", ("Agent's Toolkit", "you may move a counter from this artifact onto"),
      ("Cytoplast Root-Kin", "Move a +1/+1 counter from target creature you control onto"), "move_counters",
      ("extra.onto", "obj", "subject", "extra.optional")),
+    # costs (CR 701.9b a random discard) and restrictions on activating and casting (CR 602.5b, 602.5d–e, 601.3)
+    ("discard a card at random / discard a card (cost, CR 701.9b)", ("Coral Helm", "{3}, Discard a card at random:"),
+     ("Peace of Mind", "{W}, Discard a card:"), "ActionCost", ()),
+    ("activate only as a sorcery / as an instant (CR 602.5d–e)", ("Skyshroud Ranger", "Activate only as a sorcery."),
+     ("Lion's Eye Diamond", "Activate only as an instant."), "activate_only", ()),
+    ("activate only once / once each turn (CR 602.5b)", ("Possessed Goat", "Activate only once."),
+     ("Rootwalla", "Activate only once each turn."), "activate_only", ()),
+    ("activate only during your turn / your upkeep (CR 602.5b)", ("Disrupting Scepter", "Activate only during your turn."),
+     ("Colossus of Sardia", "Activate only during your upkeep."), "activate_only", ()),
+    ("cast only during the declare attackers / blockers step (CR 601.3)",
+     ("Teleport", "Cast this spell only during the declare attackers step."),
+     ("False Orders", "Cast this spell only during the declare blockers step."), "cast_only", ()),
+    ("cast only during combat / on an opponent's turn (CR 601.3)", ("Spinal Embrace", "Cast this spell only during combat."),
+     ("Wake the Dead", "Cast this spell only during combat on an opponent's turn."), "cast_only", ()),
     ("from each graveyard / your graveyard (CR 404.1)",
      ("Summon: Esper Valigarmanda", "Exile an instant or sorcery card from each graveyard."),
      ("Tome Shredder", "Exile an instant or sorcery card from your graveyard"), "Obj", ()),
@@ -304,6 +331,15 @@ PAIRS = [
      "condition:life_total", ("extra.form", "extra.after")),
     ("while you control / you don't control (CR 603.2)", ("Moon-Boy, Dino Rider", "attacks while you control"),
      ("Pugnacious Hammerskull", "attacks while you don't control"), "event:attacks", ("obj", "extra.while.obj")),
+    # keywords (CR 702.174d–f gifts, 702.14a landwalk) and cost changes (CR 601.2f)
+    ("gift a card / a tapped Fish (CR 702.174e, f)", ("Dawn's Truce", "Gift a card"),
+     ("Parting Gust", "Gift a tapped Fish"), "Keyword", ()),
+    ("gains swampwalk / forestwalk (CR 702.14a)", ("Nighthaze", "Target creature gains swampwalk until end of turn."),
+     ("Weatherseed Elf", "Target creature gains forestwalk until end of turn."), "GrantAbility", ()),
+    ("cost {2} less / {2} more for spells that target it (CR 601.2f)",
+     ("Elderwood Scion", "Spells you cast that target this creature cost {2} less to cast."),
+     ("Elderwood Scion", "Spells your opponents cast that target this creature cost {2} more to cast."),
+     "cost_", ("subject",)),
 ]
 
 
@@ -315,6 +351,7 @@ OPEN_PAIRS: list = [
     # (none open: A2 "put into a graveyard / into exile" and A4 "greater than or equal to" are fixed
     # and are in PAIRS)
 ]
+
 
 def test_open_misparses_still_give_one_ast():
     """Each open pair still round-trips and still gives one stripped AST (a loop, not a

@@ -502,7 +502,8 @@ def test_psychic_impetus_pump_and_goaded():
 
 def test_hewed_stone_retainers_cast_only_if():
     e = only(line("FRF", "Hewed Stone Retainers", "Cast this spell only"))
-    assert e.verb == "cast_only" and e.extra["if"].verb == "condition:cast_this_turn"
+    assert e.verb == "cast_only" and e.extra["restriction"] == "if"
+    assert e.extra["condition"].verb == "condition:cast_this_turn"
 
 
 # ------------------------------------------------------------------ round trip of continuous effects
@@ -608,3 +609,35 @@ def test_prevention_direction_and_delayed_time_are_enums():
     assert (s.effects[0].extra["direction"], s.effects[0].extra["duration_first"]) == ("by", True)
     s = ability("Firecat Blitz", "at the beginning of the next end step").body.effect[1]
     assert (s.condition.kind, s.condition.after) == (A.DelayedTime.NEXT_END_STEP, True)
+
+
+# cost changes per target (CR 601.2f, 601.2c), "that target" agreeing with its object (CR 115.1)
+def test_cost_more_for_each_target_beyond_the_first():
+    a = ability("Fireball", "This spell costs {1} more to cast for each target beyond the first.")
+    assert a.fully_parsed, a.to_json()["render_mismatch"]
+    (e,) = [x for s in a.body.effect for x in s.effects]
+    assert e.verb == "cost_more" and e.extra["per"] == "target_beyond_first" and e.obj is None
+    assert [m.raw for m in e.extra["mana"]] == ["{1}"] and e.subject.quantifier == "self"
+
+
+@pytest.mark.parametrize("name,fragment", [
+    ("Elderwood Scion", "Spells your opponents cast that target this creature cost {2} more to cast."),
+    ("Kasmina, Enigmatic Mentor", "Spells your opponents cast that target a creature or planeswalker you control"),
+])
+def test_spells_that_target_round_trip(name, fragment):
+    a = ability(name, fragment)
+    assert a.fully_parsed, a.to_json()["render_mismatch"]
+    (e,) = [x for s in a.body.effect for x in s.effects]
+    assert e.verb == "cost_more" and "that_targets" in e.subject.qualifiers
+
+
+@pytest.mark.parametrize("name,fragment,land", [
+    ("Nighthaze", "Target creature gains swampwalk until end of turn.", "swamp"),   # CR 702.14a
+    ("Goblin King", "Other Goblins get +1/+1 and have mountainwalk.", "mountain"),
+])
+def test_landwalk_granted(name, fragment, land):
+    a = ability(name, fragment)
+    assert a.fully_parsed, a.to_json()["render_mismatch"]
+    grants = [x for s in a.body.effect for x in s.effects if isinstance(x, A.GrantAbility)]
+    (kw,) = grants[0].abilities
+    assert kw.name == "landwalk" and kw.param.words == [land]

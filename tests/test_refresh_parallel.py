@@ -40,3 +40,52 @@ def test_cache_hits_are_not_parsed_again(bundled_cards):
     second = FaceParser(cache, jobs=2)
     assert list(second.ability_rows(cards)) == rows
     assert second.parsed == 0 and second.cache_rows(only_new=True) == []
+
+
+def test_workers_started_before_the_read_give_the_single_process_database(tmp_path, monkeypatch):
+    """A cold refresh whose parse workers start before the read (pipeline.refresh.early_workers) and parse
+    while the parent writes cards, printings, rulings and the CR tables builds the same database,
+    table by table, as a refresh parsing in its own process; the workers are gone afterwards."""
+    import multiprocessing
+
+    from pipeline import refresh as refresh_mod
+    from pipeline.refresh import early_workers, refresh
+    from pipeline.store.runs import last_ok, read_state
+    from tests.test_refresh_incremental import fingerprints
+
+    serial_db, early_db = tmp_path / "serial.duckdb", tmp_path / "early.duckdb"
+    refresh(["bundled"], serial_db, jobs=1)
+    monkeypatch.setattr(refresh_mod, "EARLY_WORKERS_MIN_BYTES", 0)  # the snapshot is small: start them anyway
+    monkeypatch.setattr(abilities, "CHUNK", 16)
+    submitted = []
+    real_submit = abilities.ParseWorkers.submit
+    monkeypatch.setattr(abilities.ParseWorkers, "submit", lambda self, faces: submitted.append(len(faces))
+                        or real_submit(self, faces))
+    outcome = refresh(["bundled"], early_db, jobs=2)
+    assert submitted == [outcome.parsed] and outcome.parsed >= abilities.MIN_PARALLEL
+    assert multiprocessing.active_children() == []
+    assert fingerprints(early_db) == fingerprints(serial_db)
+    # the next refresh of this database finds every text in its parse cache: no early workers
+    state = read_state(early_db)
+    assert early_workers(2, last_ok(state.runs), state.files.values()) is None
+
+
+def test_a_failure_while_the_workers_parse_stops_them(tmp_path, monkeypatch):
+    """An error in the work done while the workers parse (here: writing the card-data tables) fails the
+    refresh with that error, leaves no database, and stops the workers."""
+    import multiprocessing
+
+    from pipeline import refresh as refresh_mod
+    from pipeline.refresh import refresh
+    from pipeline.store import build
+
+    def broken(*args, **kwargs):
+        raise OSError("disk full while writing printings")
+
+    monkeypatch.setattr(refresh_mod, "EARLY_WORKERS_MIN_BYTES", 0)
+    monkeypatch.setattr(build, "load_card_data", broken)
+    db = tmp_path / "cards.duckdb"
+    with pytest.raises(OSError, match="disk full"):
+        refresh(["bundled"], db, jobs=2)
+    assert multiprocessing.active_children() == []
+    assert not db.exists()

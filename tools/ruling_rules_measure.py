@@ -10,7 +10,7 @@ figures equal those of a fresh build. Scoring is ``tests/test_annotate_ruling_ru
 Usage, from the project root::
 
     python tools/ruling_rules_measure.py DB                  # P / R / none and rank-1 confusion by how, every part
-    python tools/ruling_rules_measure.py DB --misses tune    # the misses of one part (never tune on `fresh`)
+    python tools/ruling_rules_measure.py DB --misses tune    # the misses of one part (tune or tune2; never tune on report or fresh)
     python tools/ruling_rules_measure.py DB --weak tune      # the weak-supervision experiments on one part
 
 ``--weak`` counts the distinct corpus ruling texts with a resolved citation, then uses the rulings
@@ -41,7 +41,7 @@ from pipeline.sources.comprehensive_rules import load_comprehensive_rules  # noq
 from tests.conftest import RULES_TXT  # noqa: E402
 from tests.test_annotate_ruling_rules import gold_rows, matches, score  # noqa: E402
 
-PARTS = ("tune", "report", "fresh")
+PARTS = ("tune", "tune2", "report", "fresh")
 
 
 def contexts(con: duckdb.DuckDBPyConnection) -> dict[str, dict]:

@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,7 @@ from pipeline.annotate.ruling_rules import RulingRuleLinker
 from pipeline.sources.comprehensive_rules import parse_comprehensive_rules
 from pipeline.store.ddl import comment_relation, create_table, insert_rows
 
-__all__ = ["annotate", "ANNOTATION_TABLES"]
+__all__ = ["annotate", "annotate_rulings", "annotate_abilities", "ANNOTATION_TABLES"]
 
 # table → (comment, [(column, type, comment)])
 ANNOTATION_TABLES: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
@@ -156,7 +157,30 @@ def annotate(con: duckdb.DuckDBPyConnection, rules_text: str,
     table (``card_rules`` counted through the view). Raises
     :class:`~pipeline.sources.comprehensive_rules.RulesFormatError` for unreadable rules
     text and :class:`~pipeline.annotate.mapping.MappingError` for a bad mapping file.
+    The same as :func:`annotate_rulings` then :func:`annotate_abilities` (a build runs the first
+    while its parse workers work: it needs only ``rulings``).
     """
+    return annotate_abilities(con, annotate_rulings(con, rules_text, mapping_file))
+
+
+@dataclass
+class RulingsAnnotated:
+    """What :func:`annotate_rulings` leaves for :func:`annotate_abilities`: the parsed CR, the rule-feature
+    mapping, the ruling linker, the ``rulings`` rows (dicts, by ruling id) and the CR numbers each
+    ruling cites that resolved (``cited_by``: ruling id → rules)."""
+
+    cr: Any
+    mapping: dict
+    linker: RulingRuleLinker
+    rulings: list[dict[str, Any]]
+    cited_by: dict[str, list[str]]
+
+
+def annotate_rulings(con: duckdb.DuckDBPyConnection, rules_text: str,
+                     mapping_file: str | Path = RULE_FEATURES_FILE) -> RulingsAnnotated:
+    """The part of :func:`annotate` that needs only ``rulings`` in ``con``: (re)create every annotation
+    table and the ``card_rules`` view, fill ``rules``, ``glossary`` and ``ruling_rule_refs`` (each cited
+    CR number checked against the ruling's words). Raises what :func:`annotate` raises."""
     cr = parse_comprehensive_rules(rules_text)
     mapping = load_mapping(mapping_file)
     _create(con)
@@ -178,6 +202,14 @@ def annotate(con: duckdb.DuckDBPyConnection, rules_text: str,
             if check.status == "resolved":
                 cited_by.setdefault(ruling["ruling_id"], []).append(c.rule)
     _insert(con, "ruling_rule_refs", refs)
+    return RulingsAnnotated(cr, mapping, linker, rulings, cited_by)
+
+
+def annotate_abilities(con: duckdb.DuckDBPyConnection, done: RulingsAnnotated) -> dict[str, int]:
+    """The rest of :func:`annotate` after :func:`annotate_rulings` (``done``), once ``cards``, ``faces`` and
+    ``abilities`` are in ``con``: ``inferred_rules``, ``ruling_abilities`` and ``ruling_rules``. Returns
+    the row counts of every annotation table (as :func:`annotate`)."""
+    cr, mapping, linker, rulings, cited_by = done.cr, done.mapping, done.linker, done.rulings, done.cited_by
 
     # Inferred rules.
     kw_index = keyword_rule_index([(r.rule, r.title) for r in cr.rules])

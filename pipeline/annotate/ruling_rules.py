@@ -229,6 +229,22 @@ def _phrases_in(text: str, vocabulary: Vocabulary) -> list[str]:
     return out
 
 
+# Examples a ruling gives ("(such as a flashback cost)", "For example, you can't cast a spell using its
+# flashback ability …") name keywords and glossary terms the ruling is not about: they are left out
+# before keywords and terms are looked for (BM25 still reads the whole text). The same rule as the
+# ruling → ability links' example rule (ruling_links.py).
+_EXAMPLES = re.compile(
+    r"\((?:such as|for example|for instance|like|e\.g\.)[^)]*\)"
+    r"|,? such as [^.;:(),]*"
+    r"|(?:^|(?<=[.!?] ))for (?:example|instance),[^.]*(?:\.|$)", re.IGNORECASE)
+
+
+def without_examples(text: str) -> str:
+    """``text`` with its examples left out: parentheses opening with "such as"/"for example", a
+    ", such as …" run up to the next comma or stop, and whole sentences opening with "For example,"."""
+    return _EXAMPLES.sub(" ", text)
+
+
 def _base(rule: str) -> str:
     """The numbered rule of a subrule (``707.9b`` → ``707.9``); other numbers unchanged."""
     return rule[:-1] if "." in rule and rule[-1].isalpha() else rule
@@ -335,7 +351,7 @@ class RulingRuleLinker:
         for name in sorted({card_name, *card_name.split(" // ")}, key=len, reverse=True):
             if len(name) > 2:
                 text = text.replace(_plain(name), "this")
-        named = list(dict.fromkeys(_phrases_in(text, self.vocabulary)))
+        named = list(dict.fromkeys(_phrases_in(without_examples(text), self.vocabulary)))
         own = frozenset(k.lower() for k in card_keywords) & frozenset(named)
         key = (text, tuple(cited), tuple(feature_rules), own)
         if key not in self._memo:  # the same text and signals on another card: the same links

@@ -111,9 +111,36 @@ class Destination(str, Enum):
     JSON: the value."""
     OWNER_HAND = "owner_hand"            # "its owner's hand" / "their owners' hands"
     YOUR_HAND = "your_hand"
+    THEIR_HAND = "their_hand"            # "to their hand" (the hand of the player who acts, CR 402.1)
     BATTLEFIELD = "battlefield"          # "the battlefield" (no modifier)
     BATTLEFIELD_YOUR_CONTROL = "battlefield_under_your_control"
     OWNER_LIBRARY_TOP = "owner_library_top"  # "the top of its owner's library"
+
+
+class OwnerWording(str, Enum):
+    """Closed list of the possessives that name an object's owner (CR 108.3) in a zone or control
+    phrase: "its owner's hand", "their owner's hand" (the current Oracle wording for several
+    objects) and the older "their owners' hands". The meaning is the same; the AST keeps which
+    wording the line used so that the renderer writes it back. JSON: the value."""
+    ITS_OWNER = "its_owner"        # "its owner's"
+    THEIR_OWNER = "their_owner"    # "their owner's"
+    THEIR_OWNERS = "their_owners"  # "their owners'"
+
+
+#: the words of each :class:`OwnerWording`
+OWNER_WORDS = {OwnerWording.ITS_OWNER: "its owner's", OwnerWording.THEIR_OWNER: "their owner's",
+               OwnerWording.THEIR_OWNERS: "their owners'"}
+
+
+def owner_wording(words) -> "OwnerWording | None":
+    """The :class:`OwnerWording` of a rule's literal words (``"its"``/``"their"`` and
+    ``"owner"``/``"owners"``), or None when they name no owner."""
+    words = list(words)
+    if "owners" in words:
+        return OwnerWording.THEIR_OWNERS
+    if "owner" in words:
+        return OwnerWording.THEIR_OWNER if "their" in words else OwnerWording.ITS_OWNER
+    return None
 
 
 class Step(str, Enum):
@@ -237,6 +264,27 @@ FIXED_QUALITIES = {"everything": "everything", "all_colors": "all colors", "each
                    "chosen_player": "the chosen player"}
 
 
+#: What "Gift a [something]" gives the chosen opponent (CR 702.174d–i) → its words after "Gift".
+GIFTS = {"food": "a Food", "card": "a card", "tapped_fish": "a tapped Fish", "extra_turn": "an extra turn",
+         "treasure": "a Treasure", "octopus": "an Octopus"}
+
+
+@dataclass
+class Gift(Node):
+    """The [something] of a gift keyword, ``Keyword{name: "gift", param: Gift}`` (CR 702.174a):
+    ``kind`` a key of :data:`GIFTS` ("card" — the chosen player draws a card, CR 702.174e; "tapped_fish"
+    — creates a tapped 1/1 blue Fish creature token, CR 702.174f …)."""
+    kind: str
+
+
+@dataclass
+class PowerToughness(Node):
+    """A power/toughness box written as a keyword's parameter: "Prototype {1}{W} — 2/2" →
+    ``Keyword{name: "prototype", cost, param: PowerToughness("2/2")}`` (CR 702.160a, 718.3: the
+    prototype's power and toughness). ``pt``: the two numbers "P/T" as printed."""
+    pt: str
+
+
 @dataclass
 class Quality(Node):
     """One quality of "protection from [quality]" / "hexproof from [quality]" (CR 702.16a,
@@ -280,8 +328,10 @@ class Delayed(Text):
 @dataclass
 class Zone(Text):
     """A destination zone (:class:`Destination`) of a "return" action; ``text`` the wording
-    (kept for readers of the older ``Text``), the renderer reads ``kind``."""
+    (kept for readers of the older ``Text``), the renderer reads ``kind``; ``owner`` the
+    :class:`OwnerWording` of an owner's zone ("their owner's hand"), None when not read."""
     kind: Destination | None = None
+    owner: OwnerWording | None = None
 
 
 @dataclass
@@ -574,6 +624,54 @@ class ActionCost(Node):
 
 
 @dataclass
+class CostChoice(Node):
+    """A choice between costs: "sacrifice a creature or pay {3}{B}" (the player picks one option to pay,
+    CR 601.2b, 118.1). options: the Cost of each option, in text order."""
+    options: list[Node]
+    text: str = ""
+
+
+class TimingPeriod(str, Enum):
+    """Closed list of the turn parts an activation or casting restriction names (CR 500.1 phases and
+    steps; CR 508.1 / 509.1 the declarations of attackers and blockers). JSON: the value."""
+    TURN = "turn"                                      # CR 500
+    UPKEEP = "upkeep"                                  # CR 503
+    COMBAT = "combat"                                  # CR 506
+    DECLARE_ATTACKERS_STEP = "declare_attackers_step"  # CR 508
+    DECLARE_BLOCKERS_STEP = "declare_blockers_step"    # CR 509
+    COMBAT_DAMAGE_STEP = "combat_damage_step"          # CR 510
+    END_OF_COMBAT_STEP = "end_of_combat_step"          # CR 511
+    END_STEP = "end_step"                              # CR 513
+    ATTACKERS_DECLARED = "attackers_declared"          # CR 508.1 ("before attackers are declared")
+    BLOCKERS_DECLARED = "blockers_declared"            # CR 509.1 ("before blockers are declared")
+
+
+#: relations of a :class:`Timing` to its period, and whose turn or step it is
+TIMING_RELATIONS = ("during", "before", "after")
+TIMING_WHOSE = ("your", "opponent", "the")
+
+
+@dataclass
+class Timing(Node):
+    """When an ability may be activated or a spell cast (CR 602.5b, 601.3; 307.1 sorcery timing):
+    "during your turn, before attackers are declared" → ``Timing(during, your, turn,
+    then=Timing(before, None, attackers_declared))``; "during combat on an opponent's turn" →
+    ``Timing(during, None, combat, on_turn="opponent")``; "before the combat damage step" →
+    ``Timing(before, "the", combat_damage_step)``.
+
+    relation: one of :data:`TIMING_RELATIONS`. whose: one of :data:`TIMING_WHOSE` or None (no
+    possessive: "combat"). period: :class:`TimingPeriod`. on_turn: whose turn the period falls in
+    ("on your turn": "your", "on an opponent's turn": "opponent") or None. then: a narrower Timing
+    inside this one ("… before blockers are declared") or None.
+    """
+    relation: str
+    whose: str | None
+    period: TimingPeriod
+    on_turn: str | None = None
+    then: "Timing | None" = None
+
+
+@dataclass
 class AdditionalCost(Node):
     """"As an additional cost to cast this spell, …" (CR 601.2b, 118.8). optional: "you may"."""
     cost: Node
@@ -749,11 +847,14 @@ class GrantAbility(Node):
     """"[objects] have/gain '[ability]'" or "… gain [keyword]" (CR 113.1, 611).
     subject: Obj; abilities: Ability-body nodes (Activated/Triggered/Keyword…) — a granted
     mana ability makes the subject able to produce mana; duration: a :class:`Duration` (or
-    an ``Action("duration:…")``) or None."""
+    an ``Action("duration:…")``) or None. verb: "gain" | "have" — the verb the line used
+    ("gains haste", "has flying"; CR 611.2a: both grant the ability) when the rule read it, else None
+    (the renderer then writes "gains" with a duration and "has" without)."""
     subject: Node
     abilities: list[Node]
     duration: Node | None = None
     text: str = ""
+    verb: str | None = None
 
 
 @dataclass

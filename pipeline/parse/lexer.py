@@ -94,7 +94,10 @@ LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "blocking": tuple(("BLOCKINGREL", (w,)) for w in ("it", "~", "or", "him", "them")),
     # "or" joining two conditions/events after an object (conditions.lark): "you control a Desert or there is …"
     "or": tuple(("ORV", (w,)) for w in ("there", "controlled", "cast", "casts", "you", "on",
-                                                "dies", "activate", "activates", "discards", "to")),
+                                                "dies", "activate", "activates", "discards", "to"))
+          # "sacrifice a creature or pay {3}{B}": a choice between two costs (costs.lark, CR 601.2b)
+          + tuple(("COSTOR", (w,)) for w in ("pay", "sacrifice", "discard", "reveal", "exile", "behold",
+                                             "return", "tap", "collect", "forage", "put", "remove", "mill")),
     "cast": (("CASTTW", ("this", "way")),),                           # "a spell cast this way" (obj_post)
     # "Add X mana …, where X is …" (mana.lark), not "Add {B}, then …"; "half …, rounded up" (objects.lark)
     # "… token with flying, then …" (tokens.lark); ", has flying, and is a Demon …": a comma before a joined
@@ -136,7 +139,7 @@ def _reaches_shift(states: dict, stack: list, term: str) -> bool:
 #: lookahead terminals given only where the parser would shift them after its reductions
 #: (pipeline/parse/lexer.py _reaches_shift): "," before "where X is" of a mana production, the
 #: "and" between two copy exceptions, the "," inside a list of mana symbols (grammar/mana.lark, copy.lark)
-_SHIFT_CHECKED = frozenset({"WHERECOMMA", "ANDX", "MANACOMMA", "COMMATHEN", "COMMAWHERE", "PREDCOMMA"})
+_SHIFT_CHECKED = frozenset({"WHERECOMMA", "ANDX", "MANACOMMA", "COMMATHEN", "COMMAWHERE", "PREDCOMMA", "COSTOR"})
 
 
 def split_tokens(text: str) -> Iterator[tuple[str, str, int]]:

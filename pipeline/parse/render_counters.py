@@ -273,3 +273,22 @@ def render_double_counters(a: A.Action, **_) -> str:
     kind = a.extra.get("counter")
     what = "each kind of counter" if kind == "each_kind" else f"{counter_word(kind)} counters"
     return f"{_subject_verb(a, 'double', 'doubles')} the number of {what} on {render(a.obj)}"
+
+
+@renders_verb("enters_with_counters_and_abilities")
+def render_enters_with_and(a: A.Action, **_) -> str:
+    """"it enters with two +1/+1 counters on it and with first strike" (kicker riders: CR 614.1c
+    enters-with replacement, 122.6 counters on a permanent entering; the abilities, CR 613.1f, as
+    keywords by name or quoted abilities)."""
+    from pipeline.parse.render_effects import ability_list
+
+    extra_keys(a, {"enters_with", "abilities"})
+    ew, abilities = a.extra.get("enters_with"), a.extra.get("abilities") or []
+    if not isinstance(ew, A.EntersWith) or len(ew.counters) != 1 or ew.tapped or not isinstance(a.subject, A.Obj) \
+            or is_plural(a.subject) or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:enters_with_counters_and_abilities")
+    c = ew.counters[0]
+    if not isinstance(c, A.CounterSpec) or c.additional:
+        raise NotRendered("Action:enters_with_counters_and_abilities")
+    return (f"{render(a.subject, role='subject')} enters with {counters(c.amount, c.counter)} on it and with "
+            f"{ability_list(abilities)}")

@@ -189,12 +189,14 @@ _SIMPLE = {
 
 
 def _simple(action: A.Action, **_) -> str:
-    extra_keys(action, CLAUSE_KEYS)
+    extra_keys(action, CLAUSE_KEYS | {"instead", "for_each"})
     if action.amount is not None:
         raise NotRendered(f"Action:{action.verb}+amount")
     base, third = _SIMPLE[action.verb]
     # "sacrifice it unless you discard a creature card" (CR 118.12a)
-    return f"{subject_verb(action, base, third)} {_obj(action)}" + unless_tail(action)
+    # "target opponent discards a card for each Shrine you control"
+    return (f"{subject_verb(action, base, third)} {_obj(action)}" + _for_each_tail(action) + unless_tail(action)
+            + instead_tail(action))
 
 
 renders_verb(*_SIMPLE)(_simple)
@@ -211,11 +213,12 @@ def render_uncounterable(a: A.Action, **_) -> str:
 
 @renders_verb("draw")
 def render_draw(a: A.Action, **_) -> str:
-    extra_keys(a, CLAUSE_KEYS | {"for_each"})
+    extra_keys(a, CLAUSE_KEYS | {"for_each", "instead"})
     if a.obj is not None:
         raise NotRendered("Action:draw+obj")
     # "draw a card for each creature you control"
-    return f"{subject_verb(a, 'draw', 'draws')} {counted(a.amount, 'card', 'cards')}" + _for_each_tail(a) + unless_tail(a)
+    return (f"{subject_verb(a, 'draw', 'draws')} {counted(a.amount, 'card', 'cards')}" + _for_each_tail(a)
+            + unless_tail(a) + instead_tail(a))
 
 
 @renders_verb("mill", "scry", "surveil")
@@ -232,27 +235,29 @@ def render_mill(a: A.Action, **_) -> str:
 
 @renders_verb("gain_life", "lose_life")
 def render_life(a: A.Action, **_) -> str:
-    extra_keys(a, CLAUSE_KEYS | {"for_each"})
+    extra_keys(a, CLAUSE_KEYS | {"for_each", "instead"})
     if a.obj is not None:
         raise NotRendered(f"Action:{a.verb}+obj")
     base = "gain" if a.verb == "gain_life" else "lose"
     if a.amount is not None and a.amount.kind == "equal_to":  # "gains life equal to its power"
-        return f"{subject_verb(a, base, base + 's')} life equal to {quantity(a.amount)}"
+        return f"{subject_verb(a, base, base + 's')} life equal to {quantity(a.amount)}" + instead_tail(a)
     # "you gain 1 life for each card in your graveyard"
-    return f"{subject_verb(a, base, base + 's')} {amount_number(a.amount, words=False)} life" + _for_each_tail(a) + unless_tail(a)
+    return (f"{subject_verb(a, base, base + 's')} {amount_number(a.amount, words=False)} life" + _for_each_tail(a)
+            + unless_tail(a) + instead_tail(a))
 
 
 @renders_verb("damage")
 def render_damage(a: A.Action, **_) -> str:
     """"~ deals 3 damage to any target" (CR 120.1)."""
-    extra_keys(a, CLAUSE_KEYS | {"also"})
-    out = f"{subject_verb(a, 'deal', 'deals')} {amount_number(a.amount, words=False)} damage to {_obj(a)}"
+    extra_keys(a, CLAUSE_KEYS | {"also", "instead", "for_each"})
+    # "~ deals 2 damage to you for each Treasure you control"
+    out = f"{subject_verb(a, 'deal', 'deals')} {amount_number(a.amount, words=False)} damage to {_obj(a)}" + _for_each_tail(a)
     also = a.extra.get("also")
     if also is not None:  # "~ deals 2 damage to any target and 3 damage to you" (one source, two recipients)
         if not isinstance(also, A.Action) or also.verb != "damage" or also.subject is not None or also.extra:
             raise NotRendered("Action:damage+also")
         out += f" and {amount_number(also.amount, words=False)} damage to {_obj(also)}"
-    return out + unless_tail(a)
+    return out + unless_tail(a) + instead_tail(a)
 
 
 @renders_verb("pump")
@@ -318,6 +323,10 @@ def render_grant(g: A.GrantAbility, timed: bool = False, **_) -> str:
     if is_perpetual(g):  # MTG Arena: "That card perpetually gains "~ enters tapped."" (transform_digital)
         base, third = "perpetually gain", "perpetually gains"
         g = A.GrantAbility(g.subject, g.abilities, None, g.text)
+    elif g.verb is not None:  # the verb the line used (transform.a_gain_kw)
+        if g.verb not in ("gain", "have"):
+            raise NotRendered("GrantAbility:verb")
+        base, third = (g.verb, "gains") if g.verb == "gain" else (g.verb, "has")
     elif g.duration is None and not timed:  # (timed: a duration leads the sentence)
         base, third = "have", "has"
     else:
@@ -331,28 +340,6 @@ def render_grant(g: A.GrantAbility, timed: bool = False, **_) -> str:
     if g.duration is not None:
         out += " " + render(g.duration)
     return out
-
-
-# CR 602.5b restrictions on activation ("Activate only …"), by the grammar's rule name
-ACTIVATE_ONLY = {
-    "sorcery": "Activate only as a sorcery.", "instant": "Activate only as an instant.",
-    "once": "Activate only once each turn.", "your_turn": "Activate only during your turn.",
-    "upkeep": "Activate only during your upkeep.", "combat": "Activate only during combat.",
-}
-
-
-@renders_verb("activate_only")
-def render_activate_only(a: A.Action, **_) -> str:
-    extra_keys(a, {"restriction", "condition"})
-    if a.extra.get("restriction") == "if" and isinstance(a.extra.get("condition"), A.Action):
-        # CR 602.5b: "Activate only if you control an Island."
-        return f"Activate only if {render(a.extra['condition'])}."
-    if "condition" in a.extra:
-        raise NotRendered("Action:activate_only+condition")
-    words = ACTIVATE_ONLY.get(a.extra.get("restriction"))
-    if words is None or a.obj is not None or a.amount is not None:
-        raise NotRendered(f"Action:activate_only:{a.extra.get('restriction')}")
-    return words
 
 
 def _duration_tail(a: A.Action) -> str:
@@ -386,15 +373,28 @@ def render_for_as_long_as(a: A.Action, **_) -> str:
     return "for as long as " + render(a.extra.get("condition"))
 
 
-_LIBRARY = {"your": "your library", "their": "their library", "owner": "its owner's library"}
+#: "Nth from the top" (zones.lark lib_nth, CR 401.7)
+_NTH = ("second", "third", "fourth", "fifth", "sixth", "seventh")
+_LIBRARY = {"your": "your library", "their": "their library", "owner": "its owner's library",
+            "their_owner": "their owner's library", "their_owners": "their owners' libraries",
+            # another player's library (zones.lark lw_other, CR 401.1)
+            "that_player": "that player's library", "target_player": "target player's library",
+            "each_player": "each player's library", "that": "that library"}
 
 
 @renders_verb("put_library")
 def render_put_library(a: A.Action, **_) -> str:
     """"put target card on top of its owner's library", "… on the bottom of your library in any
     order" (CR 401)."""
-    extra_keys(a, {"position", "library", "order", "optional"})
+    extra_keys(a, {"position", "library", "order", "optional", "nth", "instead"})
     pos, lib, order = a.extra.get("position"), a.extra.get("library"), a.extra.get("order")
+    if pos == "nth":  # "put target creature into its owner's library second from the top" (CR 401.7)
+        nth = a.extra.get("nth")
+        if nth not in _NTH or lib not in _LIBRARY or order is not None or a.amount:
+            raise NotRendered("Action:put_library+nth")
+        return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} into {_LIBRARY[lib]} {nth} from the top"
+    if "nth" in a.extra:
+        raise NotRendered("Action:put_library+nth")
     if pos not in ("top", "bottom") or (lib not in _LIBRARY and lib is not None) or order not in (None, "any", "random") \
             or a.amount:
         raise NotRendered("Action:put_library")
@@ -402,9 +402,9 @@ def render_put_library(a: A.Action, **_) -> str:
     if lib is None:  # "then shuffle and put that card on top" (the library just searched)
         if pos != "top":
             raise NotRendered("Action:put_library")
-        return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} on top{tail}"
+        return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} on top{tail}" + instead_tail(a)
     where = "on top of " if pos == "top" else "on the bottom of "
-    return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} {where}{_LIBRARY[lib]}{tail}"
+    return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} {where}{_LIBRARY[lib]}{tail}" + instead_tail(a)
 
 
 @renders_verb("search")
@@ -460,11 +460,15 @@ def render_searched(a: A.Action, **_) -> str:
 
 @renders_verb("shuffle")
 def render_shuffle(a: A.Action, **_) -> str:
-    """"shuffle" (the current wording of "shuffle your library", CR 701.24)."""
-    extra_keys(a, {"optional"})
-    if a.obj is not None or a.amount is not None:
+    """"shuffle" (the current wording of "shuffle your library", CR 701.24), or the older "shuffle
+    your library" / "target player shuffles their library" (``extra.form``: the possessive and
+    "library")."""
+    extra_keys(a, {"optional", "form"})
+    form = a.extra.get("form")
+    if a.obj is not None or a.amount is not None or form not in (None, ["your", "library"], ["their", "library"]):
         raise NotRendered("Action:shuffle")
-    return subject_verb(a, "shuffle", "shuffles")
+    out = subject_verb(a, "shuffle", "shuffles")
+    return out + f" {form[0]} library" if form else out
 
 
 @renders_verb("attach")
@@ -482,10 +486,10 @@ def render_pay(a: A.Action, **_) -> str:
     """"you may pay {2}" (CR 118.1), "pay 3 life"."""
     from pipeline.parse.render_mana import symbols
 
-    extra_keys(a, {"mana", "optional"})
+    extra_keys(a, {"mana", "optional", "for_each"})
     if a.obj is not None or "mana" not in a.extra or a.amount is not None:
         raise NotRendered("Action:pay")
-    return f"{subject_verb(a, 'pay', 'pays')} {symbols(a.extra['mana'])}"
+    return f"{subject_verb(a, 'pay', 'pays')} {symbols(a.extra['mana'])}" + _for_each_tail(a)
 
 
 @renders_verb("damage_equal")
@@ -522,6 +526,17 @@ def unless_tail(a: A.Action) -> str:
     if not isinstance(other, A.Action):
         raise NotRendered(f"Action:{a.verb}+unless")
     return " unless " + render(other)
+
+
+def instead_tail(a: A.Action) -> str:
+    """" instead" when ``extra["instead"]`` is True ("draw two cards instead", "return it to its
+    owner's hand instead": CR 614.1a, the effect replaces another), else ""."""
+    v = a.extra.get("instead")
+    if v is None:
+        return ""
+    if v is not True:
+        raise NotRendered(f"Action:{a.verb}+instead")
+    return " instead"
 
 
 def _for_each_tail(a: A.Action) -> str:
@@ -622,9 +637,10 @@ def render_discard_random(a: A.Action, **_) -> str:
 
 @renders_verb("damage_that_much")
 def render_damage_that_much(a: A.Action, **_) -> str:
-    """"~ deals that much damage to that creature's controller" (CR 120.1)."""
+    """"~ deals that much damage to that creature's controller" (CR 120.1); the amount is the
+    ``that_much`` Amount the generic action reader sets (the damage an earlier event dealt)."""
     extra_keys(a, CLAUSE_KEYS)
-    if a.amount is not None:
+    if a.amount is not None and (a.amount.kind != "that_much" or a.amount.ref is not None):
         raise NotRendered("Action:damage_that_much")
     return f"{subject_verb(a, 'deal', 'deals')} that much damage to {_obj(a)}"
 
@@ -657,7 +673,7 @@ def render_becomes(a: A.Action, **_) -> str:
     type, 613.1e color, 613.1f abilities, 613.4b P/T set by an effect), from ``extra``: ``pt``,
     ``words`` (colors CR 105 and types CR 205 only, "and" between two of them), ``article``,
     ``abilities``; "… with base power and toughness 1/1" from ``base_pt``."""
-    extra_keys(a, CLAUSE_KEYS | {"pt", "words", "article", "abilities", "duration", "base_pt", "form"})
+    extra_keys(a, CLAUSE_KEYS | {"pt", "words", "article", "abilities", "duration", "base_pt", "form", "also"})
     words, pt = a.extra.get("words") or [], a.extra.get("pt")
     form = a.extra.get("form") or []
     if a.obj is not None or a.amount is not None or not words or not set(form) <= {"a", "an"}:
@@ -673,6 +689,11 @@ def render_becomes(a: A.Action, **_) -> str:
         out += " with base power and toughness " + a.extra["base_pt"]
     if a.extra.get("abilities"):
         out += " with " + ability_list(a.extra["abilities"])
+    also = a.extra.get("also")
+    if also is not None:  # "… in addition to its other types" (CR 205.1b)
+        if also not in ("its", "their") or "base_pt" in a.extra:
+            raise NotRendered("Action:becomes+also")
+        out += f" in addition to {also} other types"
     return out + _duration_tail(a)
 
 
@@ -766,6 +787,9 @@ FIXED_ACTIONS = {
     "time_travel": ("time travel", "time travels"), "forage": ("forage", "forages"),
     "manifest_dread": ("manifest dread", "manifests dread"),
     "initiative": ("take the initiative", "takes the initiative"),
+    # CR 404.1 every graveyard; CR 121.1 drawing ("that player draws an additional card", a draw step's extra draw)
+    "exile_graveyards": ("exile all graveyards", "exiles all graveyards"),
+    "draw_additional": ("draw an additional card", "draws an additional card"),
 }
 
 
@@ -885,3 +909,78 @@ def render_becomes_type(a: A.Action, **_) -> str:
     if kind not in _TYPE_OF_CHOICE or (kind == "basic" and words != ["land"]) or (kind == "creature" and words):
         raise NotRendered("Action:becomes_type")
     return f"{subject_verb(a, 'become', 'becomes')} the {_TYPE_OF_CHOICE[kind]} of your choice{_duration_tail(a)}"
+
+
+@renders_verb("switch_pt")
+def render_switch_pt(a: A.Action, **_) -> str:
+    """"switch target creature's power and toughness until end of turn" (CR 613.4d: the switch
+    applies after every other P/T effect)."""
+    extra_keys(a, CLAUSE_KEYS | {"duration"})
+    if a.amount is not None:
+        raise NotRendered("Action:switch_pt")
+    return f"{subject_verb(a, 'switch', 'switches')} {_obj(a)}'s power and toughness{_duration_tail(a)}"
+
+
+#: what "double" names (transform_effects._double ``extra.stat``) → words (CR 701.10b, 701.10d)
+DOUBLE_STATS = {"power": "power", "toughness": "toughness", "power_and_toughness": "power and toughness",
+                "life_total": "life total"}
+#: possessive of a pronoun object ("double its power", "double your life total")
+_POSSESSIVE = {"it": "its", "them": "their", "you": "your"}
+
+
+@renders_verb("double")
+def render_double(a: A.Action, **_) -> str:
+    """"double target creature's power until end of turn", "double the power and toughness of each
+    creature you control", "double your life total" (CR 701.10)."""
+    extra_keys(a, CLAUSE_KEYS | {"stat", "of", "duration"})
+    stat = DOUBLE_STATS.get(a.extra.get("stat"))
+    if stat is None or a.amount is not None or not isinstance(a.obj, A.Obj):
+        raise NotRendered("Action:double")
+    verb = subject_verb(a, "double", "doubles")
+    if a.extra.get("of") is True:
+        if a.extra["stat"] == "life_total":
+            raise NotRendered("Action:double+of")
+        return f"{verb} the {stat} of {_obj(a)}{_duration_tail(a)}"
+    if a.obj.quantifier in _POSSESSIVE and not a.obj.words and not a.obj.qualifiers:
+        whose = _POSSESSIVE[a.obj.quantifier]
+    else:
+        whose = _obj(a) + "'s"
+    return f"{verb} {whose} {stat}{_duration_tail(a)}"
+
+
+@renders_verb("additional_combat_phase")
+def render_additional_combat(a: A.Action, **_) -> str:
+    """"after this main phase, there is an additional combat phase followed by an additional main
+    phase" (CR 500.8: the phases are added directly after this one)."""
+    extra_keys(a, {"then_main", "after"})
+    after = {"main_phase": "main phase", "phase": "phase"}.get(a.extra.get("after"))
+    if after is None or a.subject is not None or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:additional_combat_phase")
+    out = f"after this {after}, there is an additional combat phase"
+    if a.extra.get("then_main") is True:
+        out += " followed by an additional main phase"
+    return out
+
+
+@renders_verb("turn_face_up", "turn_face_down")
+def render_turn_face(a: A.Action, **_) -> str:
+    """"turn the exiled card face up", "you may turn a face-down creature you control face up"
+    (CR 708: face-down spells and permanents)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.amount is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    side = "up" if a.verb == "turn_face_up" else "down"
+    return f"{subject_verb(a, 'turn', 'turns')} {_obj(a)} face {side}" + unless_tail(a)
+
+
+@renders_verb("life_total_becomes")
+def render_life_total_becomes(a: A.Action, **_) -> str:
+    """"your life total becomes 26", "each player's life total becomes the number of creatures they
+    control" (CR 119.5: the player gains or loses the difference)."""
+    extra_keys(a, set())
+    if not isinstance(a.subject, A.Obj) or a.obj is not None or a.amount is None:
+        raise NotRendered("Action:life_total_becomes")
+    whose = "your" if a.subject.quantifier == "you" and not a.subject.words else render(a.subject, role="subject") + "'s"
+    value = quantity(a.amount) if a.amount.kind == "equal_to" else amount_number(a.amount, words=False)
+    return f"{whose} life total becomes {value}"
+

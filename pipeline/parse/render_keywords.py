@@ -58,6 +58,14 @@ def render_keyword(kw: A.Keyword, **_) -> str:
             out = "splice onto " + " ".join(kw.param.words)
         elif name == "offering" and _type_words(kw.param):
             return " ".join(kw.param.words) + " offering"  # "Artifact offering" (CR 702.48a)
+        elif name == "gift" and isinstance(kw.param, A.Gift) and kw.param.kind in A.GIFTS:
+            out += " " + A.GIFTS[kw.param.kind]  # CR 702.174d–i
+        elif name == "prototype" and isinstance(kw.param, A.PowerToughness) and kw.cost is not None:
+            # "Prototype {1}{W} — 2/2" (CR 702.160a, 718.3)
+            return f"prototype {render(kw.cost)} — {_pt(kw.param.pt)}"
+        elif name in ("craft", "equip") and isinstance(kw.param, A.Obj) and kw.cost is not None:
+            # "Craft with artifact {3}{W}" (CR 702.167a), "Equip legendary creature {3}" (CR 702.6c)
+            return f"{'craft with' if name == 'craft' else 'equip'} {render(kw.param)}{_cost(kw.cost)}"
         elif name in ("protection", "hexproof from") and isinstance(kw.param, A.QualityList):
             out = ("protection from " if name == "protection" else "hexproof from ") + _qualities(kw.param)
         else:
@@ -120,3 +128,13 @@ def _landwalk(kw: A.Keyword) -> str:
     if isinstance(p, A.Obj) and p.quantifier is None and len(p.words) == 1 and p.words[0] in type_words():
         return p.words[0] + "walk"
     raise NotRendered("Keyword:landwalk")
+
+
+_PT = re.compile(r"(\d+|X|\*)/(\d+|X|\*)")
+
+
+def _pt(pt: str) -> str:
+    """A printed power/toughness "2/2" (CR 208.1): two numbers, else not rendered."""
+    if not _PT.fullmatch(pt):
+        raise NotRendered("Keyword:pt")
+    return pt

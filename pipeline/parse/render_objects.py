@@ -279,6 +279,10 @@ def posts(quals: list[str], words: list[str], prep: str | None = None, refs: lis
             if q in SHARES and form is None and isinstance(ref, A.Obj) and plural is not None:
                 out.append(f"that {'share' if plural else 'shares'} {SHARES[q]} with {render_obj(ref)}")
                 continue
+            if q == "that_targets" and form in (None, "only") and isinstance(ref, A.Obj) and plural:
+                # "Spells your opponents cast that target ~" (CR 115.1): the verb agrees with its object
+                out.append(f"that target {'only ' if form else ''}{render_obj(ref)}")
+                continue
             out.append(_ref_post(q, ref, form))
         else:
             out.append(_post(q, words, prep, form))

@@ -231,7 +231,7 @@ def _cost_change(a: A.Action, more: bool, to: str = "cast") -> str:
     """"~ costs {1} less to cast [for each …]", "White spells cost {3} more to cast" (CR 601.2f);
     ``to="activate"``: "Equip abilities you activate cost {1} less to activate" (CR 602.2b) — there
     the form "less"/"more" the rule kept is the verb's own word."""
-    _bare(a, "mana", "form")
+    _bare(a, "mana", "form", "per")
     if _form(a) not in ([], ["more" if more else "less"]) or (to == "cast" and "form" in a.extra):
         raise NotRendered(f"Action:{a.verb}:form")
     if a.subject is None:
@@ -239,9 +239,18 @@ def _cost_change(a: A.Action, more: bool, to: str = "cast") -> str:
     subj = render(a.subject, role="subject")
     verb = "cost" if is_plural(a.subject) else "costs"
     out = f"{subj} {verb} {_mana(a)} {'more' if more else 'less'} to {to}"
+    per = a.extra.get("per")
+    if per is not None:
+        if per not in COST_PER or a.obj is not None:
+            raise NotRendered(f"Action:{a.verb}:per")
+        return f"{out} {COST_PER[per]}"
     if a.obj is not None:
         out += " for each " + render(a.obj, prep="in")
     return out
+
+
+#: what a cost change counts when it is no object (``Action.extra.per``, CR 601.2f)
+COST_PER = {"target_beyond_first": "for each target beyond the first"}  # CR 601.2c: the targets chosen
 
 
 @renders_verb("cost_more", "cost_less", "cost_more_activate", "cost_less_activate")

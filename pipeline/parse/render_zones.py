@@ -10,7 +10,7 @@ import copy
 
 from pipeline.parse import ast as A
 from pipeline.parse.render import NotRendered, extra_keys, render, renders_verb
-from pipeline.parse.render_effects import _quoted, subject_verb, times_tail
+from pipeline.parse.render_effects import _for_each_tail, _quoted, instead_tail, subject_verb, times_tail, unless_tail
 from pipeline.parse.render_objects import OBJ_FORMS, ZONES, _post, amount_number, is_plural, render_obj
 
 #: whose zone (transform_zones._WHOSE values) → the possessive Oracle writes
@@ -77,11 +77,29 @@ OBJ_FORMS["poss_zone"] = _poss_zone
 def render_put_into(a: A.Action, **_) -> str:
     """"put that card into your hand", "put the rest into your graveyard", "put target creature
     into its owner's graveyard" (CR 400.1: hand, graveyard)."""
-    extra_keys(a, {"zone", "owner", "optional"})
+    extra_keys(a, {"zone", "owner", "optional", "instead", "other"})
     zone = a.extra.get("zone")
     if zone not in ("hand", "graveyard") or a.amount is not None:
         raise NotRendered("Action:put_into")
-    return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} into {_whose(a.extra.get('owner'))} {zone}"
+    out = f"{subject_verb(a, 'put', 'puts')} {_obj(a)} into {_whose(a.extra.get('owner'))} {zone}"
+    if "other" in a.extra:  # "Put one of them into your hand and the other into your graveyard" (CR 401.4)
+        out += " and the other " + _other_place(a.extra["other"])
+    return out + instead_tail(a)
+
+
+def _other_place(other) -> str:
+    """Where "the other" card goes: "into your graveyard", "on the bottom of your library", "on top
+    of your library" (the ``other`` dict of transform_zones.a_put_into_other)."""
+    from pipeline.parse.render_effects import _LIBRARY
+
+    if not isinstance(other, dict):
+        raise NotRendered("Action:put_into+other")
+    if other.get("zone") == "graveyard" and set(other) == {"zone", "owner"} and other["owner"] in ("your", "their"):
+        return f"into {other['owner']} graveyard"
+    pos, lib = other.get("position"), other.get("library")
+    if set(other) != {"position", "library"} or pos not in ("top", "bottom") or lib not in _LIBRARY:
+        raise NotRendered("Action:put_into+other")
+    return ("on top of " if pos == "top" else "on the bottom of ") + _LIBRARY[lib]
 
 
 @renders_verb("reveal_hand")
@@ -109,7 +127,7 @@ def render_discard_hand(a: A.Action, **_) -> str:
 def render_shuffle_into(a: A.Action, **_) -> str:
     """"shuffle ~ into its owner's library", "target player shuffles their graveyard into their
     library", "each player shuffles their hand and graveyard into their library" (CR 701.24)."""
-    extra_keys(a, {"zones", "whose", "library", "optional"})
+    extra_keys(a, {"zones", "whose", "library", "optional", "instead"})
     lib = f"{_whose(a.extra.get('library'))} library"
     zones = a.extra.get("zones")
     if a.amount is not None or (zones is None) == (a.obj is None):
@@ -120,7 +138,7 @@ def render_shuffle_into(a: A.Action, **_) -> str:
         what = f"{_whose(a.extra.get('whose'))} {' and '.join(zones)}"
     else:
         what = _obj(a)
-    return f"{subject_verb(a, 'shuffle', 'shuffles')} {what} into {lib}"
+    return f"{subject_verb(a, 'shuffle', 'shuffles')} {what} into {lib}" + instead_tail(a)
 
 
 @renders_verb("investigate")
@@ -193,6 +211,7 @@ def render_put_back(a: A.Action, **_) -> str:
 #: battlefield modifiers (transform_zones._take_mods) in the order Oracle writes them
 _BF_FLAGS = (("face_down", "face down"), ("transformed", "transformed"))
 CONTROL = {"your": "under your control", "owner": "under its owner's control",
+           "their_owner": "under their owner's control", "their_owners": "under their owners' control",
            "their": "under their control", "that_player": "under that player's control"}
 BF_KEYS = {"tapped", "attacking", "attached_to", "transformed", "face_down", "counters", "control", "control_first"}
 
@@ -223,8 +242,7 @@ def battlefield(a: A.Action) -> str:
     if "control" in x:
         if x["control"] not in CONTROL:
             raise NotRendered("Action:battlefield:control")
-        many = is_plural(a.obj)
-        ctl = "under their owners' control" if x["control"] == "owner" and many else CONTROL[x["control"]]
+        ctl = CONTROL[x["control"]]
         if x.get("control_first") is True:
             parts.insert(1, ctl)
         else:
@@ -237,7 +255,7 @@ def render_return(a: A.Action, **_) -> str:
     """"return target creature to its owner's hand", "return all creatures to their owners'
     hands", "return target creature card from your graveyard to the battlefield tapped under
     your control" (CR 400.7)."""
-    extra_keys(a, {"zone", "from_zone", "optional"} | BF_KEYS)
+    extra_keys(a, {"zone", "from_zone", "optional", "instead", "unless"} | BF_KEYS)
     dest = a.extra.get("zone")
     if not isinstance(dest, A.Zone) or dest.kind is None or a.amount is not None:
         raise NotRendered("Action:return:destination")
@@ -245,8 +263,13 @@ def render_return(a: A.Action, **_) -> str:
     if kind != A.Destination.BATTLEFIELD and BF_KEYS & set(a.extra):
         raise NotRendered("Action:return:destination")
     many = is_plural(a.obj)
-    words = {A.Destination.OWNER_HAND: "their owners' hands" if many else "its owner's hand",
-             A.Destination.YOUR_HAND: "your hand",
+    if kind == A.Destination.OWNER_HAND and dest.owner is not None:  # the wording the line used (CR 108.3)
+        w = A.OwnerWording(dest.owner)
+        hand = f"{A.OWNER_WORDS[w]} " + ("hands" if w == A.OwnerWording.THEIR_OWNERS else "hand")
+    else:
+        hand = "their owners' hands" if many else "its owner's hand"
+    words = {A.Destination.OWNER_HAND: hand,
+             A.Destination.YOUR_HAND: "your hand", A.Destination.THEIR_HAND: "their hand",
              A.Destination.OWNER_LIBRARY_TOP: "the top of its owner's library"}.get(kind)
     if kind == A.Destination.BATTLEFIELD:
         words = battlefield(a)
@@ -257,17 +280,18 @@ def render_return(a: A.Action, **_) -> str:
         if a.extra["from_zone"] not in ZONES:
             raise NotRendered("Action:return:from")
         src = " from " + ZONES[a.extra["from_zone"]]
-    return f"{subject_verb(a, 'return', 'returns')} {_obj(a)}{src} to {words}"
+    # "return this creature to its owner's hand unless you remove two oil counters from it" (CR 118.12a)
+    return f"{subject_verb(a, 'return', 'returns')} {_obj(a)}{src} to {words}" + unless_tail(a) + instead_tail(a)
 
 
 @renders_verb("put_onto_battlefield")
 def render_put_onto_battlefield(a: A.Action, **_) -> str:
     """"you may put a creature card from your hand onto the battlefield", "put it onto the
     battlefield tapped under your control" (CR 305.1, 400.7)."""
-    extra_keys(a, {"optional"} | BF_KEYS)
+    extra_keys(a, {"optional", "instead"} | BF_KEYS)
     if a.amount is not None:
         raise NotRendered("Action:put_onto_battlefield")
-    return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} onto {battlefield(a)}"
+    return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} onto {battlefield(a)}" + instead_tail(a)
 
 
 @renders_verb("exile")
@@ -347,7 +371,9 @@ def render_counter_unless(a: A.Action, **_) -> str:
     """"counter target spell unless its controller pays {3}" (CR 701.6, 118.12)."""
     from pipeline.parse.render_mana import symbols
 
-    extra_keys(a, {"mana", "optional"})
+    extra_keys(a, {"mana", "optional", "for_each"})
     if not a.extra.get("mana") or a.amount is not None:
         raise NotRendered("Action:counter_unless")
-    return f"{subject_verb(a, 'counter', 'counters')} {_obj(a)} unless its controller pays {symbols(a.extra['mana'])}"
+    # "… unless its controller pays {1} for each card in your hand"
+    return (f"{subject_verb(a, 'counter', 'counters')} {_obj(a)} unless its controller pays {symbols(a.extra['mana'])}"
+            + _for_each_tail(a))

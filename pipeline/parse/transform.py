@@ -20,6 +20,7 @@ from pipeline.parse.forms import is_word, literal_table, norm_word
 from pipeline.parse.qualifiers import FormStr as _FormStr, RefStr as _RefStr, quals as _quals, ref_post, take_posts
 from pipeline.parse.transform_conditions import ZONES as _ZONES, ConditionRules
 from pipeline.parse.transform_copy import CopyRules
+from pipeline.parse.transform_costs import CostRules
 from pipeline.parse.transform_counters import CounterRules, _Counter
 from pipeline.parse.transform_effects import EffectRules, share_zone
 from pipeline.parse.transform_digital import DigitalRules, is_perpetual, mark_perpetual
@@ -86,7 +87,7 @@ def _flat_syms(children) -> list[A.ManaSymbol]:
 
 
 @v_args(meta=True)
-class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneRules, TokenRules, ObjectRules, KeywordRules, ReplacementRules,
+class ToAst(CostRules, ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneRules, TokenRules, ObjectRules, KeywordRules, ReplacementRules,
             StaticRules, ConditionRules, CachedTransformer):
     """Transform one parse tree of ``text`` (the lower-cased segment) given ``orig`` (the
     same segment in original case, same length) into AST nodes."""
@@ -654,15 +655,15 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
 
     c_sacrifice = _ac("sacrifice")
     c_discard = _ac("discard")
-    c_discard_hand = _ac("discard")
+    c_discard_hand = _ac("discard_hand")  # "Discard your hand" (CR 701.9a)
     c_exile = _ac("exile")
     c_return = _ac("return_to_hand")
     c_tap_obj = _ac("tap")
     c_untap_obj = _ac("untap")
     c_life = _ac("pay_life")
     c_remove_counters = _ac("remove_counters")
-    c_remove_counters_all = _ac("remove_counters")
-    c_discard_random = _ac("discard")
+    c_remove_counters_all = _ac("remove_all_counters")
+    c_discard_random = _ac("discard_random")  # "Discard a card at random" (CR 701.9b: not the player's choice)
     c_life_half = _ac("pay_life")
     c_put_library = _ac("put_on_library")
 
@@ -691,6 +692,13 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
     c_exert = _ac("exert")
     c_collect_evidence = _ac("collect_evidence")
     c_forage = _ac("forage")
+    c_blight = _ac("blight")
+    c_behold = _ac("behold")  # "behold a Dragon" (CR 701.4a: reveal it from your hand or choose it on the battlefield)  # "Blight 2" (CR 701.68a: put N -1/-1 counters on a creature you control)
+
+    def c_waterbend(self, meta, ch):
+        """"Waterbend {5}" (CR 701.67a: pay that cost, tapping artifacts or creatures for its generic
+        mana): ActionCost waterbend whose ``obj`` is the ManaCost paid."""
+        return A.ActionCost("waterbend", A.ManaCost(_flat_syms(ch)), None, None, None, self._t(meta))
 
     def lc_plus(self, meta, ch):
         return A.LoyaltyCost("+", ch[0])
@@ -710,8 +718,8 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
     def acb_optional(self, meta, ch):
         return A.AdditionalCost(ch[0], optional=True)
 
-    def acb_choice(self, meta, ch):
-        return A.AdditionalCost(_Generic("or", list(ch), self._t(meta)).as_node())
+    def acb_choice(self, meta, ch):  # "sacrifice a creature or pay {3}{B}" (CR 601.2b)
+        return A.AdditionalCost(A.CostChoice([c for c in ch if isinstance(c, A.Cost)], self._t(meta)))
 
     def alt_cost(self, meta, ch):
         return A.AlternativeCost(_first(ch, A.Cost), None, self._t(meta))
@@ -1256,22 +1264,6 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
     del _n
     cd_is_not_a = _cd("is_not_a")  # "if ~ isn't a token" (Progenitor Mimic, CR 603.4)
 
-    def _ar(name):  # noqa: N805
-        def f(self, meta, ch):
-            rest = self._rest_text(ch)
-            return A.Action("activate_only", extra={"restriction": name, **({"condition": A.Unparsed(rest)} if rest else {})}, text=self._t(meta))
-        return f
-
-    for _n in ("your_turn_before_attackers", "instant", "sorcery", "once", "your_turn", "upkeep", "combat", "if", "sorcery_once", "before", "limit"):
-        locals()["ar_" + _n] = _ar(_n)
-    del _n
-
-    def ar_if_cond(self, meta, ch):  # "Activate only if you control an Island." (CR 602.5b)
-        return A.Action("activate_only", extra={"restriction": "if", "condition": ch[-1]}, text=self._t(meta))
-
-    def ar_limit_times(self, meta, ch):  # "Activate no more than three times each turn." (CR 602.5b)
-        return A.Action("activate_only", amount=ch[-1], extra={"restriction": "limit_per_turn"}, text=self._t(meta))
-
     # tokens
     def tok_word(self, meta, ch):
         return self._t(meta)
@@ -1284,7 +1276,11 @@ class ToAst(ManaRules, CounterRules, CopyRules, EffectRules, DigitalRules, ZoneR
         return A.GrantAbility(A.Obj(None, None, [], ""), abil, None, self._t(meta))
 
     def a_gain_kw(self, meta, ch):
-        return A.GrantAbility(A.Obj(None, None, [], ""), [k for c in ch if isinstance(c, list) for k in c], None, self._t(meta))
+        """"gains flying" / "has haste" → GrantAbility with ``verb`` "gain" | "have" (the verb written)."""
+        self._form_used = True
+        verb = "gain" if self._raw_lits and self._raw_lits[0].lower() in ("gain", "gains") else "have"
+        return A.GrantAbility(A.Obj(None, None, [], ""), [k for c in ch if isinstance(c, list) for k in c], None,
+                              self._t(meta), verb)
 
     def a_emblem(self, meta, ch):
         q = next(c for c in ch if isinstance(c, Token) and c.type == "QUOTED")

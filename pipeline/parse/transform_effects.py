@@ -134,8 +134,12 @@ class EffectRules(Transformer):
         return A.Action("put_counters", obj=_first(ch, A.Obj), amount=amount,
                         extra={"counter": ck.kind if ck else None}, text=self._t(meta))
 
-    def a_turn_face(self, meta, ch):  # CR 708 face-down permanents
-        return A.Action("turn_face_" + self._low(meta).rsplit(" ", 1)[-1], obj=_first(ch, A.Obj), text=self._t(meta))
+    def a_turn_face(self, meta, ch):
+        """"turn ~ face down" / "turn it face up" (CR 708.7, 708.8) → verb ``turn_face_down`` |
+        ``turn_face_up`` (the side is the verb, so no form is kept)."""
+        self._form_used = True
+        side = "up" if "up" in self._lits else "down"
+        return A.Action("turn_face_" + side, obj=_first(ch, A.Obj), text=self._t(meta))
 
     def a_sacrifice_unless_act(self, meta, ch):  # "sacrifice it unless you discard a creature card"
         self._form_used = True  # the verb after "unless you" is the other Action's verb
@@ -144,11 +148,10 @@ class EffectRules(Transformer):
         i = low.lower().find(" unless you ")
         rest = low[i + len(" unless you "):]
         verb = rest.split(" ", 1)[0].lower()
-        verb = {"return": "return_to"}.get(verb, verb)
         extra = {}
         d = _first(ch, A.Text)
-        if d is not None:
-            extra["dest"] = d
+        if d is not None:  # "… unless you return an untapped Island you control to its owner's hand"
+            extra["zone"] = d  # (the destination Zone, as transform_zones.a_return keeps it)
         other = A.Action(verb, subject=A.Obj("you", None, [], "you"), obj=objs[1], extra=extra, text="you " + rest)
         return A.Action("sacrifice", obj=objs[0], extra={"unless": other}, text=self._t(meta))
 
@@ -170,12 +173,15 @@ class EffectRules(Transformer):
     def s_x_is(self, meta, ch):  # "X is the mana value of that card." (CR 107.3)
         return A.Sentence([A.WhereX("X", _first(ch, A.Amount) or A.Text(self._t(meta)))])
 
-    def s_additional_combat(self, meta, ch):  # CR 500.8
-        return A.Sentence([A.Action("additional_combat_phase", extra={"then_main": "followed" in self._low(meta)},
-                                    text=self._t(meta))])
+    def s_additional_combat(self, meta, ch):
+        """"After this [main] phase, there is an additional combat phase [followed by an additional
+        main phase]." (CR 500.8) → ``additional_combat_phase`` with ``extra.then_main`` and
+        ``extra.after`` "main_phase" | "phase" (the phase the clause names)."""
+        self._form_used = True
+        after = "main_phase" if self._lits[:3] == ["after", "this", "main"] else "phase"
+        return A.Sentence([A.Action("additional_combat_phase", extra={"then_main": "followed" in self._lits,
+                                                                      "after": after}, text=self._t(meta))])
 
-    def ar_upkeep_once(self, meta, ch):  # CR 602.5b
-        return A.Action("activate_only", extra={"restriction": "upkeep_once"}, text=self._t(meta))
 
 
     # ------------------------------------------------------------ "for each" riders inside an action, dice (CR 706)
@@ -257,6 +263,15 @@ class EffectRules(Transformer):
             extra["abilities"] = list(spec.abilities)
         return A.Action("becomes", extra=extra, text=self._t(meta))
 
+    def a_becomes_also(self, meta, ch):
+        """"target land becomes an artifact in addition to its other types" (CR 205.1b: the new
+        types are added, not set) → a ``becomes`` Action as :meth:`a_becomes` with ``extra.also``
+        "its" | "their" (the possessive the clause names)."""
+        act = self.a_becomes(meta, ch)
+        if act.verb == "becomes":
+            act.extra["also"] = "their" if "their" in self._lits else "its"
+        return act
+
     # ------------------------------------------------------------ "put one of them into your hand and the rest …" (CR 401.4)
     def _rest_whose(self):
         return "their" if "their" in self._lits else ("your" if "your" in self._lits else None)
@@ -298,6 +313,47 @@ class EffectRules(Transformer):
         return A.Action("put_into_rest", obj=_first(ch, A.Obj),
                         extra={"zone": zone, "owner": owner, "rest": dict(rest.spec)}, text=self._t(meta))
 
+    # ------------------------------------------------------------ doubling (CR 701.10)
+    def dbs_power(self, meta, ch):
+        return _Stat("power")
+
+    def dbs_toughness(self, meta, ch):
+        return _Stat("toughness")
+
+    def dbs_pt(self, meta, ch):
+        return _Stat("power_and_toughness")
+
+    def _double(self, meta, ch, obj, stat, of=False):
+        from pipeline.parse.transform_conditions import dur_extra
+
+        self._form_used = True
+        extra = {"stat": stat, **dur_extra(ch)}
+        if of:
+            extra["of"] = True  # "the power of target creature" (not "target creature's power")
+        return A.Action("double", obj=obj, extra=extra, text=self._t(meta))
+
+    def a_double_stat(self, meta, ch):
+        """"double target creature's power [and toughness] [until end of turn]" (CR 701.10b) →
+        ``Action{verb: "double", obj, extra: {stat: power|toughness|power_and_toughness,
+        duration?, of?}}``; ``of`` for "double the power of …"."""
+        return self._double(meta, ch, _first(ch, A.Obj), _first(ch, _Stat))
+
+    def a_double_stat_its(self, meta, ch):
+        """"double its power" / "double their power and toughness" (the object referred to)."""
+        them = "their" in self._lits
+        obj = A.Obj("them", None, [], "them") if them else A.Obj("it", None, [], "it")
+        return self._double(meta, ch, obj, _first(ch, _Stat))
+
+    def a_double_stat_of(self, meta, ch):
+        return self._double(meta, ch, _first(ch, A.Obj), _first(ch, _Stat), of=True)
+
+    def a_double_life(self, meta, ch):
+        """"double target player's life total" (CR 701.10d): ``extra.stat`` life_total."""
+        return self._double(meta, ch, _first(ch, A.Obj), "life_total")
+
+    def a_double_life_yours(self, meta, ch):
+        return self._double(meta, ch, A.Obj("you", None, [], "you"), "life_total")
+
 
 class _RestOrder(str):
     """Internal: "any" or "random" order of the rest (CR 401.4)."""
@@ -325,4 +381,8 @@ def share_zone(nodes: list, joins: list) -> None:
         if zones and not any(isinstance(q, str) and q.startswith("zone:") for q in node.obj.qualifiers):
             node.obj.qualifiers.extend(zones)
             node.extra["zone_shared"] = True
+
+
+class _Stat(str):
+    """Internal: what a doubling names (dbl_stat): power, toughness, power_and_toughness."""
 

@@ -266,6 +266,12 @@ class StaticRules(Transformer):
         verb = "cost_less_activate" if " less " in low else "cost_more_activate"
         return A.Action(verb, obj=_first(ch, A.Obj), extra={"mana": syms}, text=self._t(meta))
 
+    def a_cost_more_per_target(self, meta, ch):
+        """"~ costs {1}{U} more to cast for each target beyond the first" (CR 601.2f: the total cost
+        grows with the targets chosen, CR 601.2c) → ``cost_more``, ``extra.per: "target_beyond_first"``."""
+        syms = next((c for c in ch if isinstance(c, list)), [])
+        return A.Action("cost_more", extra={"mana": syms, "per": "target_beyond_first"}, text=self._t(meta))
+
     def a_enters_tapped_no_untap(self, meta, ch):
         return A.Action("enters_tapped_no_untap", extra={"untap_step": self._low(meta).split(" during ", 1)[1]},
                         text=self._t(meta))
@@ -365,14 +371,6 @@ class StaticRules(Transformer):
             act.subject = A.Obj("any", None, ["player"], "any player")
             act.extra["optional"] = True
         return A.Sentence([act] if act is not None else [])
-
-    def st_cast_only_if(self, meta, ch):  # CR 601.3 casting restriction
-        return A.Sentence([A.Action("cast_only", subject=_self_obj(), extra={"if": _first(ch, A.Action)},
-                                    text=self._t(meta))])
-
-    def st_cast_only_during(self, meta, ch):  # CR 601.3 / 307.1 timing restriction
-        return A.Sentence([A.Action("cast_only", subject=_self_obj(),
-                                    extra={"during": self._low(meta).split(" during ", 1)[1]}, text=self._t(meta))])
 
     def st_flash_sacrifice(self, meta, ch):  # CR 307.1 timing; "flash" enchantments of Visions
         card_type = [str(c).lower() for c in ch if isinstance(c, Token) and c.type == "CARDTYPE"]

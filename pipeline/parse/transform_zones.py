@@ -193,10 +193,19 @@ class ZoneRules(Transformer):
         return _Lib(self._low(meta).split()[0])
 
     def lw_owner(self, meta, ch):
-        return _Lib("owner")
+        """"its owner's library" → ``owner``; "their owner's library" / "their owners' libraries"
+        → the :class:`~pipeline.parse.ast.OwnerWording` value (CR 108.3)."""
+        self._form_used = True
+        w = A.owner_wording(w.lower() for w in self._raw_lits)
+        return _Lib("owner" if w in (None, A.OwnerWording.ITS_OWNER) else w.value)
 
     def lw_other(self, meta, ch):
-        return _Lib(self._low(meta))
+        """"that player's library" → ``that_player`` (also ``target_player``, ``each_player``,
+        ``that`` for "that library"): another player's library (CR 401.1)."""
+        self._form_used = True
+        words = [w for w in self._lits if w not in ("'s", "library")]
+        return _Lib({("that", "player"): "that_player", ("target", "player"): "target_player",
+                     ("each", "player"): "each_player", ("that",): "that"}.get(tuple(words), "?"))
 
     def lo_any(self, meta, ch):
         return _Order("any")
@@ -244,7 +253,11 @@ class ZoneRules(Transformer):
     def a_put_into_other(self, meta, ch):  # "Put one of them into your hand and the other …"
         pos = _first(ch, _LibPos)
         low = self._low(meta)
-        other = pos.extra() if pos is not None else {"zone": "graveyard"}
+        self._form_used = True
+        lits = list(self._lits)
+        after = lits[lits.index("other") + 1:] if "other" in lits else []
+        other = pos.extra() if pos is not None else {"zone": "graveyard",
+                                                     "owner": "their" if "their" in after else "your"}
         owner = "their" if low.split(" into ", 1)[1].startswith("their") else "your"
         return A.Action("put_into", obj=_first(ch, A.Obj), extra={"zone": "hand", "owner": owner, "other": other},
                         text=self._t(meta))
@@ -332,14 +345,14 @@ class ZoneRules(Transformer):
         def f(self, meta, ch):
             rest = any(isinstance(c, Token) for c in ch)  # "its owner's library second from the top"
             self._form_used = True
-            return A.Zone(self._t(meta), None if rest else kind)
+            return A.Zone(self._t(meta), None if rest else kind, A.owner_wording(w.lower() for w in self._raw_lits))
         return f
 
     d_owner_hand = _zone(A.Destination.OWNER_HAND)
     d_your_hand = _zone(A.Destination.YOUR_HAND)
     d_library_top = _zone(A.Destination.OWNER_LIBRARY_TOP)
     d_library = _zone(None)
-    d_their_hand = _zone(None)  # "return … to their hand" (no Destination names it yet)
+    d_their_hand = _zone(A.Destination.THEIR_HAND)  # "each player returns … to their hand"
 
     def d_battlefield(self, meta, ch):
         """"the battlefield [tapped] [under its owner's control]": a Zone whose modifiers
@@ -393,7 +406,14 @@ class ZoneRules(Transformer):
         return f
 
     bc_your = _bc("your")
-    bc_owner = _bc("owner")
+
+    def bc_owner(self, meta, ch):
+        """"under its owner's control" → ``control: owner``; "under their owner's control" /
+        "under their owners' control" → ``their_owner`` / ``their_owners`` (CR 108.3, 110.2)."""
+        self._form_used = True
+        w = A.owner_wording(w.lower() for w in self._raw_lits)
+        return _BfMod({"control": "owner" if w in (None, A.OwnerWording.ITS_OWNER) else w.value})
+
     bc_their = _bc("their")
     bc_that_player = _bc("that_player")
 

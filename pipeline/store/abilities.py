@@ -123,16 +123,51 @@ def parse_faces_parallel(faces: Sequence[tuple[str, str | None, str]], jobs: int
 
     ``tick(n)`` is called as chunks of ``n`` faces come back. An exception in a worker is raised here.
     """
-    import multiprocessing
+    workers = ParseWorkers(jobs)
+    try:
+        return list(workers.results(workers.submit(faces), tick))
+    finally:
+        workers.terminate()
 
-    chunks = [faces[i:i + CHUNK] for i in range(0, len(faces), CHUNK)]
-    out: list[Parsed] = []
-    with multiprocessing.get_context("spawn").Pool(jobs, initializer=_worker_start) as pool:
-        for chunk, result in zip(chunks, pool.imap(_parse_chunk, chunks)):
-            out.extend(result)
+
+class ParseWorkers:
+    """``jobs`` spawn worker processes that load the cached grammar as soon as they start (module docstring).
+
+    Made before the faces are known — a cold refresh starts them before it reads its sources, so that
+    their start-up (interpreter, imports, grammar load: ≈ 1 s CPU each) overlaps the read — and fed with
+    :meth:`submit`, which returns at once: the parent goes on with the work that does not need the
+    parse results (inserting cards, printings and rulings, the Comprehensive Rules tables) while the
+    workers parse. :meth:`terminate` stops them (their results read, or on an error).
+    """
+
+    def __init__(self, jobs: int):
+        import multiprocessing
+
+        self.jobs = max(1, int(jobs))
+        self._pool = multiprocessing.get_context("spawn").Pool(self.jobs, initializer=_worker_start)
+        self._stopped = False
+
+    def submit(self, faces: Sequence[tuple[str, str | None, str]]):
+        """Start parsing ``faces`` in chunks of :data:`CHUNK`; return the pending work for :meth:`results`."""
+        chunks = [faces[i:i + CHUNK] for i in range(0, len(faces), CHUNK)]
+        return chunks, self._pool.imap(_parse_chunk, chunks)
+
+    @staticmethod
+    def results(pending, tick: Callable[[int], None] | None = None):
+        """Yield the :data:`Parsed` of every face of one :meth:`submit`, in submission order (waiting for
+        the workers); ``tick(n)`` as each chunk of ``n`` faces comes back. A worker's exception is raised here."""
+        chunks, results = pending
+        for chunk, result in zip(chunks, results):
+            yield from result
             if tick:
                 tick(len(chunk))
-    return out
+
+    def terminate(self) -> None:
+        """Stop the workers at once (what ``with Pool()`` does on exit); later calls do nothing."""
+        if not self._stopped:
+            self._stopped = True
+            self._pool.terminate()
+            self._pool.join()
 
 
 class FaceParser:
@@ -140,21 +175,30 @@ class FaceParser:
 
     ``cache``: ``{text_hash: records JSON}`` (the ``parse_cache.abilities`` text) of an earlier
     build, decoded only on a hit. ``jobs``: worker processes for the cache misses (see the module
-    docstring; 1 parses in this process). ``parsed`` counts faces actually parsed (distinct texts
-    missing from the cache); ``used`` the cache keys of every face seen.
+    docstring; 1 parses in this process). ``workers``: a :class:`ParseWorkers` already started (a
+    cold refresh starts them before reading), used when there are at least :data:`MIN_PARALLEL`
+    misses and closed by :meth:`prepare` / :meth:`close` (terminated if unused). ``parsed`` counts
+    faces actually parsed (distinct texts missing from the cache); ``used`` the cache keys of every face seen.
+
+    :meth:`start` hands the misses to the workers and returns at once; :meth:`prepare` (called by
+    :meth:`ability_rows` when :meth:`start` was not) waits for them. A caller that uses :meth:`start`
+    calls :meth:`close` in a ``finally``: it stops the workers when the build fails before their results are read.
     """
 
-    def __init__(self, cache: dict[str, str] | None = None, jobs: int = 1):
+    def __init__(self, cache: dict[str, str] | None = None, jobs: int = 1, workers: ParseWorkers | None = None):
         self.cache: dict[str, str] = dict(cache or {})
         self.jobs = max(1, int(jobs))
         self.results: dict[str, Parsed] = {}
         self.new: set[str] = set()
         self.used: set[str] = set()
         self.parsed = 0
+        self._workers = workers
+        self._pending = None  # (keys, faces, tick, ParseWorkers.submit result or None) between start and prepare
 
-    def prepare(self, cards: Iterable[OracleCard], tick: Callable[[int], None] | None = None) -> None:
-        """Parse every distinct face text of ``cards`` missing from the cache (in workers when there are
-        many; see the module docstring) and decode the cache hits. ``tick(n)``: faces done."""
+    def start(self, cards: Iterable[OracleCard], tick: Callable[[int], None] | None = None) -> None:
+        """Collect every distinct face text of ``cards``, decode the cache hits, and hand the misses to the
+        worker processes when there are many (module docstring): returns without waiting for them.
+        ``tick(n)``: faces done (the cache hits now, the rest as :meth:`prepare` receives them)."""
         todo: dict[str, tuple[str, str | None, str]] = {}
         for card in cards:
             for face in card.faces:
@@ -173,8 +217,28 @@ class FaceParser:
             tick(len(self.results))
         keys = list(todo)
         faces = [todo[k] for k in keys]
-        if self.jobs > 1 and len(faces) >= MIN_PARALLEL:
-            parsed = parse_faces_parallel(faces, min(self.jobs, -(-len(faces) // CHUNK)), tick)
+        pending = None
+        if len(faces) >= MIN_PARALLEL and (self._workers is not None or self.jobs > 1):
+            if self._workers is None:
+                self._workers = ParseWorkers(min(self.jobs, -(-len(faces) // CHUNK)))
+            pending = self._workers.submit(faces)
+        else:
+            self.close()  # pre-started workers are not needed for a few faces
+        self._pending = (keys, faces, tick, pending)
+
+    def prepare(self, cards: Iterable[OracleCard], tick: Callable[[int], None] | None = None) -> None:
+        """Parse every distinct face text of ``cards`` missing from the cache (in workers when there are
+        many; see the module docstring) and decode the cache hits; wait for the results of :meth:`start`
+        when it was called first (then ``cards`` and ``tick`` are those given to it). ``tick(n)``: faces done."""
+        if self._pending is None:
+            self.start(cards, tick)
+        keys, faces, tick, pending = self._pending
+        self._pending = None
+        if pending is not None:
+            try:
+                parsed = list(self._workers.results(pending, tick))
+            finally:
+                self.close()
         else:
             from pipeline.parse.line_memo import LineMemo
 
@@ -187,6 +251,12 @@ class FaceParser:
         self.results.update(zip(keys, parsed))
         self.new.update(keys)
         self.parsed += len(keys)
+
+    def close(self) -> None:
+        """Stop the worker processes (their results read, not needed, or the build failed); idempotent."""
+        workers, self._workers = self._workers, None
+        if workers is not None:
+            workers.terminate()
 
     def ability_rows(self, cards: Iterable[OracleCard], tick: Callable[[int], None] | None = None):
         """Yield ``abilities`` table rows (tuples in schema column order) for every face of ``cards``.

@@ -24,7 +24,8 @@ from typing import Callable, Sequence
 import duckdb
 
 from pipeline.deadline import disarm as disarm_deadline
-from pipeline.annotate import annotate
+from pipeline.annotate import annotate_abilities as _annotate_abilities
+from pipeline.annotate import annotate_rulings as _annotate_rulings
 from pipeline.sources.comprehensive_rules import parse_effective_date
 from pipeline.derive import derive
 from pipeline.derive.quality import source_produced_mana
@@ -33,7 +34,7 @@ from pipeline.normalize.collect import CardCollection
 from pipeline.normalize.model import SourceInfo
 from pipeline.parse import GRAMMAR_VERSION
 from pipeline.normalize.facts import card_facts
-from pipeline.store.abilities import FaceParser
+from pipeline.store.abilities import FaceParser, ParseWorkers
 from pipeline.store.card_data import load_card_data
 from pipeline.store.changes import create_change_tables, create_change_views, record_changes
 from pipeline.store.data_quality import record_issues, stamp_run_id
@@ -148,6 +149,7 @@ def build_database(
     jobs: int = 1,
     incremental: bool = True,
     sources=None,
+    workers: ParseWorkers | None = None,
 ) -> BuildResult:
     """Write a complete new database for ``collection`` and atomically replace ``db_path`` with it.
 
@@ -164,27 +166,37 @@ def build_database(
     ``sources``: the :class:`pipeline.normalize.ingest.SourceRead` ``collection`` came from; its source
     digests are recorded, and when it is partial (only changed records normalized) the build
     normalizes what else it needs from it: the affected cards' neighbours by ruling text for an
-    incremental build, everything for a cold one.
+    incremental build, everything for a cold one. ``workers``: parse workers already started
+    (:func:`pipeline.refresh.early_workers`), used by a cold build and stopped otherwise.
     """
     db_path.parent.mkdir(parents=True, exist_ok=True)
-    digests = build_digests(collection, rules_text, sources)
-    if incremental:  # few cards changed: rebuild only theirs, in a copy (pipeline/store/incremental.py)
+    # the digests decide an incremental build; a cold one computes them while its parse workers work
+    digests = build_digests(collection, rules_text, sources) if incremental and db_path.exists() else None
+    if digests is not None:  # few cards changed: rebuild only theirs, in a copy (pipeline/store/incremental.py)
         plan = plan_incremental(db_path, collection, digests)
         if plan is not None:
+            if workers is not None:
+                workers.terminate()  # an incremental build parses the changed texts only
             if sources is not None and sources.partial:
                 collection = expand_sources(db_path, sources, plan.affected)
             return apply_incremental(db_path, plan, collection, source, run_row, rules_text=rules_text, step=step,
                                      source_files=source_files, jobs=jobs, record_initial=record_initial)
     if sources is not None and sources.partial:  # a cold build after an incremental read: normalize every record
         collection = expand_sources(db_path, sources, None)
-        digests = build_digests(collection, rules_text, sources)
+        digests = None
     old_runs, cache = read_previous(db_path)
+    later: dict[str, dict[str, str]] = {}
+
+    def while_parsing() -> None:
+        if digests is None:
+            later["digests"] = build_digests(collection, rules_text, sources)
+
     tmp = db_path.with_name(f"{db_path.name}.tmp-{os.getpid()}")
     _remove(tmp)
     try:
         con = duckdb.connect(str(tmp), config=new_database_config())  # readable by DuckDB 1.x (storage.py)
         try:
-            result = _fill(con, collection, source, cache, rules_text, step, db_path, jobs)
+            result = _fill(con, collection, source, cache, rules_text, step, db_path, jobs, workers, while_parsing)
             row = run_row(result.counts, result.parsed)
             result.counts["data_quality"] = stamp_run_id(con, row[0])  # rows the stages recorded
             create_change_tables(con)
@@ -193,7 +205,7 @@ def build_database(
             con.executemany(f"INSERT INTO runs VALUES ({', '.join('?' * len(columns_of('runs')))})",
                             old_runs + [row])
             write_source_files(con, source_files)
-            write_digests(con, digests)
+            write_digests(con, digests if digests is not None else later["digests"])
             create_change_views(con)
             fault_point("changes")
             con.execute("CHECKPOINT")
@@ -239,31 +251,46 @@ def _remove(path: Path) -> None:
 
 
 def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text, step, db_path: Path,
-          jobs: int = 1) -> BuildResult:
+          jobs: int = 1, workers: ParseWorkers | None = None,
+          while_parsing: Callable[[], None] | None = None) -> BuildResult:
+    """Fill the open new database ``con``: every table of :func:`build_database`'s file but ``runs``,
+    the changelog and the digests. The face texts missing from ``cache`` go to the parse workers first
+    (``workers``: started before the read, else started here when ``jobs`` > 1 and there are many);
+    while they parse, this process writes the tables that do not need their results (cards, faces,
+    card data, other objects, rulings) and the Comprehensive Rules annotation tables
+    (:func:`pipeline.annotate.annotate_rulings`) and calls ``while_parsing()`` (other work of the caller's
+    that needs no parse result); then abilities, derive and the rest of annotate."""
     con.execute("BEGIN")  # the tables and their ~300 COMMENT ON statements in one commit, not one each
     create_tables(con)
     con.execute("COMMIT")
     cards = sorted(collection.cards.values(), key=lambda c: (c.name, c.oracle_id))
-    source_mana = {c.oracle_id: source_produced_mana(c) for c in cards}  # bad values → data_quality
-    record_issues(con, (i for _, issues in source_mana.values() for i in issues))
-    insert_rows(con, "cards", columns_of("cards"), (
-        (c.oracle_id, c.name, c.layout, c.mana_cost, c.mana_value, c.type_line, c.oracle_text,
-         c.colors, c.color_identity, c.keywords, [], source_mana[c.oracle_id][0], *card_facts(c)) for c in cards))
-    insert_rows(con, "faces", columns_of("faces"), (
-        (c.oracle_id, f.face_index, f.name, f.mana_cost, f.type_line, f.oracle_text, f.power, f.toughness,
-         f.loyalty, f.defense) for c in cards for f in c.faces))
-    load_card_data(con, cards, source)  # printings, legalities, card_names (pipeline/store/card_data.py)
-    insert_rows(con, "other_objects", columns_of("other_objects"), (
-        (o.oracle_id, o.name, o.layout, o.type_line, o.oracle_text) for o in collection.other.values()))
-    insert_rows(con, "rulings", columns_of("rulings"), (
-        (ruling_id(r.oracle_id, r.published_at, r.comment), r.oracle_id, r.source, r.published_at, r.comment)
-        for r in collection.rulings.values()))
+    parser = FaceParser(cache, jobs, workers)
+    try:
+        tick = step("parse", sum(len(c.faces) for c in cards)) if step else None
+        parser.start(cards, tick)  # the workers parse while the tables below are written
+        source_mana = {c.oracle_id: source_produced_mana(c) for c in cards}  # bad values → data_quality
+        record_issues(con, (i for _, issues in source_mana.values() for i in issues))
+        insert_rows(con, "cards", columns_of("cards"), (
+            (c.oracle_id, c.name, c.layout, c.mana_cost, c.mana_value, c.type_line, c.oracle_text,
+             c.colors, c.color_identity, c.keywords, [], source_mana[c.oracle_id][0], *card_facts(c)) for c in cards))
+        insert_rows(con, "faces", columns_of("faces"), (
+            (c.oracle_id, f.face_index, f.name, f.mana_cost, f.type_line, f.oracle_text, f.power, f.toughness,
+             f.loyalty, f.defense) for c in cards for f in c.faces))
+        load_card_data(con, cards, source)  # printings, legalities, card_names (pipeline/store/card_data.py)
+        insert_rows(con, "other_objects", columns_of("other_objects"), (
+            (o.oracle_id, o.name, o.layout, o.type_line, o.oracle_text) for o in collection.other.values()))
+        insert_rows(con, "rulings", columns_of("rulings"), (
+            (ruling_id(r.oracle_id, r.published_at, r.comment), r.oracle_id, r.source, r.published_at, r.comment)
+            for r in collection.rulings.values()))
+        rulings_done = _annotate_rulings(con, rules_text) if rules_text is not None else None
+        if while_parsing is not None:
+            while_parsing()
 
-    parser = FaceParser(cache, jobs)
-    tick = step("parse", sum(len(c.faces) for c in cards)) if step else None
-    insert_rows(con, "abilities", columns_of("abilities"), parser.ability_rows(cards, tick))
-    insert_rows(con, "parse_cache", columns_of("parse_cache"), parser.cache_rows())
-    parsed = parser.parsed
+        insert_rows(con, "abilities", columns_of("abilities"), parser.ability_rows(cards))
+        insert_rows(con, "parse_cache", columns_of("parse_cache"), parser.cache_rows())
+        parsed = parser.parsed
+    finally:
+        parser.close()
     del parser  # every face's records and AST JSON are in the tables now: free them before derive and annotate
     fault_point("parse")
     counts = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
@@ -271,8 +298,8 @@ def _fill(con, collection: CardCollection, source: SourceInfo, cache, rules_text
                         "card_names")}
     counts.update(derive(con))  # produced mana (pipeline/derive)
     fault_point("load")
-    if rules_text is not None:
-        counts.update(annotate(con, rules_text))  # rules, citations, links (pipeline/annotate)
+    if rulings_done is not None:
+        counts.update(_annotate_abilities(con, rulings_done))  # rules, citations, links (pipeline/annotate)
         fault_point("annotate")
     # Quarantined records (pipeline/sources/records.py): keep the previous version of their cards.
     issues, kept = keep_previous(con, db_path, [f.issue for f in collection.flags])

@@ -1,10 +1,12 @@
 """Draw the gold-set sample of rulings (README.md beside this file says how and why).
 
-Usage: ``python tests/data/ruling_rules_gold/sample.py DB [N] [--fresh]`` with ``DB`` a database
-built from the MTGJSON 2022 corpus; prints CSV rows (ruling_id, card, published_at, part, comment)
-in stratum order. The draw is deterministic: same database → same sample. ``--fresh`` draws the
-held-back ``fresh`` part (``fresh.csv``): the same strata with :data:`FRESH_SEED`, every ruling text
-already in ``gold.csv`` left out, part ``fresh``.
+Usage: ``python tests/data/ruling_rules_gold/sample.py DB [N] [--fresh | --tune2]`` with ``DB`` a
+database built from the MTGJSON 2022 corpus; prints CSV rows (ruling_id, card, published_at, part,
+comment) in stratum order. The draw is deterministic: same database → same sample. ``--fresh`` draws
+the held-back ``fresh`` part (``fresh.csv``): the same strata with :data:`FRESH_SEED`, every ruling
+text already in ``gold.csv`` left out, part ``fresh``. ``--tune2`` draws the second tuning part
+(``tune2.csv``): the same strata with :data:`TUNE2_SEED`, a proportional share of
+:data:`TUNE2_SHARE`, every ruling text of ``gold.csv`` and ``fresh.csv`` left out, part ``tune2``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,10 @@ import duckdb
 
 SEED = 20261201
 FRESH_SEED = 20261203
+TUNE2_SEED = 20261205
+TUNE2_SHARE = 110
 GOLD_CSV = Path(__file__).with_name("gold.csv")
+FRESH_CSV = Path(__file__).with_name("fresh.csv")
 KINDS = ("creature", "planeswalker", "instant/sorcery", "artifact", "enchantment", "land")
 
 
@@ -69,17 +74,26 @@ def draw(con: duckdb.DuckDBPyConnection, n: int = 280, seed: int = SEED,
     return out
 
 
+def known_texts(*paths: Path) -> frozenset[str]:
+    """The ruling texts (``comment`` column) of the gold CSV files ``paths``."""
+    out: set[str] = set()
+    for path in paths:
+        with path.open(encoding="utf-8", newline="") as fh:
+            out.update(row["comment"] for row in csv.DictReader(fh))
+    return frozenset(out)
+
+
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if a != "--fresh"]
-    fresh = "--fresh" in sys.argv[1:]
+    args = [a for a in sys.argv[1:] if a not in ("--fresh", "--tune2")]
+    fresh, tune2 = "--fresh" in sys.argv[1:], "--tune2" in sys.argv[1:]
     db = args[0]
-    count = int(args[1]) if len(args) > 1 else (50 if fresh else 280)
+    count = int(args[1]) if len(args) > 1 else (50 if fresh else TUNE2_SHARE if tune2 else 280)
     with duckdb.connect(db, read_only=True) as con:
         writer = csv.writer(sys.stdout)
         writer.writerow(["ruling_id", "card", "published_at", "part", "comment"])
         if fresh:
-            with GOLD_CSV.open(encoding="utf-8", newline="") as fh:
-                known = frozenset(row["comment"] for row in csv.DictReader(fh))
-            writer.writerows(draw(con, count, FRESH_SEED, known, "fresh"))
+            writer.writerows(draw(con, count, FRESH_SEED, known_texts(GOLD_CSV), "fresh"))
+        elif tune2:
+            writer.writerows(draw(con, count, TUNE2_SEED, known_texts(GOLD_CSV, FRESH_CSV), "tune2"))
         else:
             writer.writerows(draw(con, count))
