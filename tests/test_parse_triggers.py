@@ -36,6 +36,42 @@ ROUND_TRIPS = [
     ("Blast-Furnace Hellkite", "Artifact offering"),  # "[Quality] offering" (CR 702.48a)
     ("Diviner's Portent", "1—14 | Draw X cards."),    # a die-roll table row (CR 706.2)
     ("Arcane Investigator", "1—9 | Draw a card."),
+    # events of keyword actions (CR 701.34, 701.61a, 701.50a, 702.154a, 701.54a, 702.170, 702.171)
+    ("Scheming Aspirant", "Whenever you proliferate"),
+    ("Corpseberry Cultivator", "Whenever you forage"),
+    ("Iron Monger, Sadistic Tycoon", "Whenever a creature you control connives"),
+    ("Evidence Examiner", "Whenever you collect evidence"),
+    ("Guardian of New Benalia", "Whenever this creature enlists a creature"),
+    ("Nazgûl", "Whenever the Ring tempts you"),
+    ("Longhorn Sharpshooter", "When this card becomes plotted"),
+    ("Stubborn Burrowfiend", "becomes saddled for the first time each turn"),
+    # compound and older wordings of zone-change and other events (CR 603.6, 603.2)
+    ("Alpha Deathclaw", "When this creature enters or becomes monstrous"),
+    ("Champions of the Shoal", "Whenever this creature enters or becomes tapped"),
+    ("Kaya's Ghostform", "When enchanted permanent dies or is put into exile"),
+    ("Soulherder", "Whenever a creature is exiled from the battlefield"),
+    ("Faerie Mastermind", "Whenever an opponent draws their second card each turn"),
+    ("Sneaky Snacker", "When you draw your third card in a turn"),
+    ("Wax-Wane Witness", "Whenever you gain or lose life during your turn"),
+    ("Drownyard Lurker", "When you cast or cycle"),
+    ("Complaints Clerk", "Whenever you roll a 1"),
+    ("Villainous Syndication", "When the fourth plan counter is put on"),
+    # "… while [condition]" (CR 603.2), a stated duration (CR 603.7b), a reflexive trigger (CR 603.12)
+    ("Courageous Goblin", "attacks while you control a creature with power 4 or greater"),
+    ("Pugnacious Hammerskull", "attacks while you don't control another Dinosaur"),
+    ("Emberwilde Captain", "Whenever an opponent attacks you while you're the monarch"),
+    ("First Day of Class", "Whenever a creature you control enters this turn"),
+    ("Vizkopa Guildmage", "Whenever you gain life this turn"),
+    ("Benefactor's Draught", "Until end of turn, whenever a creature an opponent controls blocks"),
+    ("Jace, Architect of Thought", "Until your next turn, whenever a creature an opponent controls attacks"),
+    ("Argentum Masticore", "When you discard a card this way"),
+    ("Agatha's Soul Cauldron", "When a creature card is exiled this way"),
+    # conditions (CR 603.4, 608.2c, 614.1c): a player's life, lands opponents control, the initiative, counters
+    ("Murky Sewer", "enters tapped unless a player has 13 or less life"),
+    ("Turbulent Fen", "enters tapped unless your opponents control eight or more lands"),
+    ("Feywild Caretaker", "if you have the initiative"),
+    ("Gatewatch Beacon", "if this artifact has loyalty counters on it"),
+    ("Erebos's Titan", "As long as your opponents control no creatures"),
 ]
 
 
@@ -133,3 +169,77 @@ def test_keyword_parameters_are_structured():
     assert wk.param == A.QualityList([A.Quality(words=["black"])], [])
     hx = ability("Progenitus", "Protection from everything")
     assert hx.body.keywords[0].param.items[0].fixed == "everything" and hx.fully_parsed
+
+
+def test_stated_duration_of_a_delayed_trigger():
+    """CR 603.7b: "Until your next turn, whenever …" — the duration is held as a Duration enum on
+    the event (``extra["stated_duration"]``), so "until end of turn" and "until your next turn"
+    differ in the AST, and the head renders both."""
+    a = ability("Jace, Architect of Thought", "Until your next turn, whenever")
+    head = next(n for n in a.body.walk() if isinstance(n, A.Triggered))
+    assert isinstance(head, A.Triggered) and head.word == "whenever"
+    assert head.event.verb == "event:attacks"
+    assert head.event.extra["stated_duration"].kind == A.DurationKind.UNTIL_YOUR_NEXT_TURN
+    b = ability("Benefactor's Draught", "Until end of turn, whenever")
+    cond = next(n for n in b.body.walk() if isinstance(n, A.Triggered))
+    assert cond.event.extra["stated_duration"].kind == A.DurationKind.UNTIL_END_OF_TURN
+
+
+def test_while_condition_of_an_event():
+    """"Whenever ~ attacks while you don't control another Dinosaur" (CR 603.2): the condition is a
+    ``condition:*`` Action of the cond grammar in ``extra["while"]``, negation included."""
+    ev = ability("Pugnacious Hammerskull", "attacks while").body.event
+    assert ev.verb == "event:attacks" and ev.extra["when"] == "while"
+    assert ev.extra["while"].verb == "condition:not_control"
+    assert ev.extra["while"].obj.quantifier == "another" and ev.extra["while"].obj.words == ["dinosaur"]
+    ev2 = ability("Moon-Boy, Dino Rider", "attacks while").body.event
+    assert ev2.extra["while"].verb == "condition:control"
+
+
+def test_greater_than_or_equal_to_is_at_least():
+    """CR 107.1 (audit cause A4): "greater than or equal to" is ``>=``; "greater than" stays ``>``."""
+    geq = ability("Path of Bravery", "greater than or equal to").body.effect[0].condition.extra["condition"]
+    gt = ability("Cosmos Elixir", "is greater than your starting").body.effect[0].condition
+    assert geq.verb == gt.verb == "condition:life_total"
+    assert geq.extra["comparison"].comparator == ">="
+    assert gt.extra["comparison"].comparator == ">"
+
+
+def test_zone_of_a_put_into_event():
+    """Audit cause A2 (CR 400.1): the zone of "is put into a graveyard" / "are put into exile" is the
+    closed zone name in ``extra["zone"]``, not a type word."""
+    gy = ability("Genju of the Falls", "is put into a graveyard").body.event
+    ex = ability("Stonebinder's Familiar", "put into exile").body.event
+    assert gy.verb == ex.verb == "event:put_into"
+    assert (gy.extra["zone"], ex.extra["zone"]) == ("a_graveyard", "exile")
+    assert "words" not in gy.extra and "words" not in ex.extra
+
+
+def test_intervening_if_does_not_run_over_a_sentence():
+    """CR 603.4: the intervening "if" ends at its comma; "If the result is 1" is a condition of the
+    second sentence (a die result in digits, CR 706.2), and the whole ability round-trips."""
+    a = ability("Arden Angel", "if Arden Angel is in your graveyard")
+    assert a.fully_parsed, a.render_mismatch
+    assert a.body.intervening_if.verb == "condition:in_zone"
+    cond = a.body.effect[1].condition
+    assert cond.verb == "condition:result" and cond.amount.value == 1
+
+
+def test_x_compared_reads_in_digits():
+    """"If X is 5 or more" (CR 107.3): X compared with a number ``>=`` 5, written in digits."""
+    a = ability("West Coast Expansion", "If X is 5 or more")
+    assert a.fully_parsed, a.render_mismatch
+    cond = next(s.condition for s in a.body.effect if getattr(s, "condition", None) is not None)
+    assert cond.verb == "condition:x_is" and cond.extra["comparison"].comparator == ">="
+    assert cond.amount.value == 5
+
+
+def test_unless_condition_of_a_land_entering_tapped():
+    """CR 614.1c: "~ enters tapped unless a player has 13 or less life" — the condition compares a
+    player's life ``<=`` 13 (CR 119); "your opponents control eight or more lands" counts lands ``>=`` 8."""
+    life = ability("Murky Sewer", "unless a player has 13 or less life").body.effect[0].effects[0].condition
+    assert life.verb == "condition:life" and life.extra["comparison"].comparator == "<="
+    assert life.amount.value == 13
+    lands = ability("Turbulent Fen", "unless your opponents control").body.effect[0].effects[0].condition
+    assert lands.verb == "condition:control_count" and lands.extra["comparison"].comparator == ">="
+    assert lands.amount.value == 8 and lands.extra["words"] == ["lands"]

@@ -442,6 +442,9 @@ class Scaled(Node):
 #: Closed list of comparators (``Comparison.comparator``): "N or more" / "N or greater" / "N or
 #: higher" (>=), "N or less" / "N or fewer" (<=), "more than N" (>), "less/fewer than N" (<), "exactly N" (=).
 COMPARATORS = (">=", "<=", ">", "<", "=")
+#: the words after "greater than" / "less than" that make the comparison ">=" / "<=" (CR 107.1:
+#: "greater than or equal to"), read by the transformer and by the renderer of alternatives
+OR_EQUAL_TO = ["or", "equal", "to"]
 
 
 @dataclass

@@ -182,21 +182,31 @@ def _hoist_intervening_if(head: A.Triggered, effect: list[A.Node], text: str) ->
     return effect
 
 
+def _unparsed_length(node: A.Node) -> int:
+    """Characters of text held in Unparsed nodes under ``node``."""
+    return sum(len(n.text) for n in node.walk() if isinstance(n, A.Unparsed))
+
+
 def _trigger(body: str) -> A.Node:
+    """A triggered ability (CR 603.1): the head is tried at each top-level comma; the first head
+    whose intervening "if" (CR 603.4) and effect both parse wins, else the reading with the least
+    unparsed text (a head whose "if" clause runs over a sentence break is no reading of it)."""
     commas = top_level_all(body, ",")
-    first = None
+    best, best_left = None, None
     for i in commas:
         head = parse_segment("start_trigger", body[:i])
         if head is not None:
             head = _intervening_if(head)
             head.effect = _hoist_intervening_if(head, parse_effect(body[i + 1:].strip()), body[i + 1:].lstrip())
-            if not any(isinstance(n, A.Unparsed) for e in head.effect for n in e.walk()):
+            left = _unparsed_length(head)
+            if left == 0:
                 return head
             # a comma inside the head ("Whenever you cast an artifact, instant, or sorcery spell,"):
             # a later comma may give a head and an effect that both parse
-            first = first or head
-    if first is not None:
-        return first
+            if best_left is None or left < best_left:
+                best, best_left = head, left
+    if best is not None:
+        return best
     word = body.split(" ", 1)[0].lower()
     if commas:
         i = commas[0]

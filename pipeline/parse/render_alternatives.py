@@ -111,9 +111,9 @@ def _comparison(words: list[str]) -> str | None:
         if w in _LESS and prev == "or":
             return "<="
         if w in _MORE and nxt == "than" and prev != "no":
-            return ">"
+            return ">=" if words[i + 2:i + 5] == A.OR_EQUAL_TO else ">"  # "greater than or equal to"
         if w in _LESS and nxt == "than":
-            return "<"
+            return "<=" if words[i + 2:i + 5] == A.OR_EQUAL_TO else "<"
         if w == "exactly":
             return "="
     return None
@@ -126,8 +126,10 @@ def _form_words(seq, dist, literals, keep_neg: bool = False) -> set[str]:
     consumed: set[str] = set()
     cmp = _comparison(words)
     if cmp is not None:
-        w = next(x for x in words if x in _MORE | _LESS | {"exactly"})
+        i, w = next((i, x) for i, x in enumerate(words) if x in _MORE | _LESS | {"exactly"})
         consumed |= {w, "or", "than"} if w != "exactly" else {w}
+        if words[i + 1:i + 2] == ["than"] and words[i + 2:i + 5] == A.OR_EQUAL_TO:
+            consumed |= set(A.OR_EQUAL_TO)
     if not keep_neg:
         consumed |= {w for w in words if w in _NEG}
     return {norm_word(w, literals) for w in words if w not in consumed} & dist
@@ -252,14 +254,20 @@ def _subject_plural(a: A.Action, seq) -> bool:
     return False
 
 
-def _number(amount: A.Amount, prev: str, nxt: str) -> str:
+#: "the result is 1", "X is 5 or more", "its power is 4 or greater", "~'s power was 2 or less": a die
+#: result, X, a number or a characteristic (a ``stat_word`` after "its"/"'s") compared is written in
+#: digits (CR 107.1; the literal word before "is"/"was")
+_DIGIT_SUBJECTS = frozenset(("result", "x", "number", "its", "their", "'s"))
+
+
+def _number(amount: A.Amount, prev: str, nxt: str, prev2: str = "") -> str:
     if amount is None:
         raise NotRendered("Amount:None")
     if amount.kind == "x" and amount.variable and amount.ref is None:
         return amount.variable
     if amount.kind != "fixed" or amount.value is None or amount.ref is not None:
         raise NotRendered(f"Amount:{amount.kind}")
-    if prev in _DIGITS_AFTER or nxt in _DIGITS_BEFORE:
+    if prev in _DIGITS_AFTER or nxt in _DIGITS_BEFORE or (prev in ("is", "was") and prev2 in _DIGIT_SUBJECTS):
         return str(amount.value)
     return number_word(amount.value)
 
@@ -310,7 +318,7 @@ def _write(a: A.Action, seq) -> str:
                 raise NotRendered("event:counter_kind")
             out.append(kind)
         elif s == "number":
-            out.append(_number(a.amount, prev, nxt))
+            out.append(_number(a.amount, prev, nxt, lits[n_lit - 2] if n_lit >= 2 else ""))
         elif s == "quantity":
             out.append(quantity(a.amount))
         elif s == "count":
@@ -367,6 +375,8 @@ def _cmp_score(seq) -> int:
             before = items[i - 3] if i >= 3 else ""
             after = items[i + 1] if i + 1 < len(items) else ""
             ctx = "stat" if before in _STAT_BEFORE or before == "<stat_word>" else "life" if after == "life" else "count"
+            if before == "is" and i >= 4 and items[i - 4] == "x":
+                ctx = "count"  # "if X is 5 or more" (Oracle's wording of X compared, CR 107.3)
             cmp = ">=" if w in _MORE else "<="
             return int(_CMP_CANON[(ctx, cmp)] == w)
     return 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from pipeline.parse import ast as A
-from pipeline.parse.render import NotRendered, renders_verb_prefix
+from pipeline.parse.render import NotRendered, render, renders_verb_prefix
 from pipeline.parse.render_alternatives import render_alternative
 
 
@@ -32,7 +32,8 @@ def _periods() -> frozenset[str]:
 
 
 _SUFFIX = {"first_time_each_turn": "for the first time each turn", "during_your_turn": "during your turn",
-           "while_saddled": "while saddled"}
+           "while_saddled": "while saddled", "this_turn": "this turn",
+           "this_way": "this way"}
 
 
 @renders_verb_prefix("event:")
@@ -44,6 +45,11 @@ def render_event(a: A.Action, **_) -> str:
     if not a.verb.startswith("event:"):
         raise NotRendered(f"Action:{a.verb}")
     when = a.extra.get("when")
+    if when == "while" and isinstance(a.extra.get("while"), A.Action):
+        # "… while you control a Dinosaur" (conditions.lark evs_while_cond): the condition's own wording
+        inner = A.Action(a.verb, obj=a.obj, amount=a.amount,
+                         extra={k: v for k, v in a.extra.items() if k not in ("when", "while")}, text="")
+        return render_event(inner) + " while " + render(a.extra["while"])
     if when is not None:
         if when not in _SUFFIX or "while" in a.extra:
             raise NotRendered(f"Action:{a.verb}+when")

@@ -11,7 +11,13 @@ def trigger_head(t: A.Triggered) -> str:
     """"when [event]" / "whenever …" / "at …", with its intervening "if" (CR 603.4), lower case."""
     if t.word not in ("when", "whenever", "at"):
         raise NotRendered("Triggered:word")
-    head = f"{t.word} {render(t.event)}"
+    event, lead = t.event, ""
+    if isinstance(event, A.Action) and "stated_duration" in event.extra:
+        # CR 603.7b: "until end of turn, whenever …" (transform_conditions.lead_timed_trigger)
+        lead = render(event.extra["stated_duration"]) + ", "
+        event = A.Action(event.verb, subject=event.subject, obj=event.obj, amount=event.amount,
+                         extra={k: v for k, v in event.extra.items() if k != "stated_duration"}, text="")
+    head = f"{lead}{t.word} {render(event)}"
     if t.intervening_if is not None:  # CR 603.4: "When …, if [condition], …"
         cond = t.intervening_if
         if not (isinstance(cond, A.Action) and cond.verb.startswith("condition:")

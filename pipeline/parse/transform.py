@@ -18,7 +18,7 @@ from pipeline.parse.cached_transformer import CachedTransformer
 from pipeline.parse.children import first_of as _first
 from pipeline.parse.forms import is_word, literal_table, norm_word
 from pipeline.parse.qualifiers import FormStr as _FormStr, RefStr as _RefStr, quals as _quals, ref_post, take_posts
-from pipeline.parse.transform_conditions import ConditionRules
+from pipeline.parse.transform_conditions import ZONES as _ZONES, ConditionRules
 from pipeline.parse.transform_copy import CopyRules
 from pipeline.parse.transform_costs import CostRules
 from pipeline.parse.transform_counters import CounterRules, _Counter
@@ -181,6 +181,14 @@ class ToAst(CostRules, ManaRules, CounterRules, CopyRules, EffectRules, DigitalR
             amount = A.Amount("that_much", text="that much")  # "you gain that much life" (no number child)
         self._compare(extra, amount)
         if name.startswith("ev_"):
+            zones = [w for w in extra.get("words", ()) if w in _ZONES]
+            if len(zones) == 1 and "zone" not in extra:
+                # CR 400.1: the zone of a zone-change event ("is put into a graveyard" / "into exile")
+                # is one of the closed z_* names, held apart from the type words
+                extra["zone"] = zones[0]
+                extra["words"] = [w for w in extra["words"] if w != zones[0]]
+                if not extra["words"]:
+                    del extra["words"]
             return A.Action("event:" + verb, obj=objs[0] if objs else None, amount=amount,
                             extra=extra, text=text)
         return A.Action(verb, obj=objs[0] if objs else None, amount=amount, extra=extra, text=text)
@@ -199,13 +207,15 @@ class ToAst(CostRules, ManaRules, CounterRules, CopyRules, EffectRules, DigitalR
             elif w in _LESS_WORDS and prev == "or":
                 cmp = "<="
             elif w in _MORE_WORDS and nxt == "than" and prev != "no":
-                cmp = ">"
+                cmp = ">=" if lits[i + 2:i + 5] == A.OR_EQUAL_TO else ">"  # "greater than or equal to"
             elif w in _LESS_WORDS and nxt == "than":
-                cmp = "<"
+                cmp = "<=" if lits[i + 2:i + 5] == A.OR_EQUAL_TO else "<"
             elif w == "exactly":
                 cmp = "="
             if cmp is not None:
                 self._consumed.update({w, "or", "than"} if w != "exactly" else {w})
+                if lits[i + 2:i + 5] == A.OR_EQUAL_TO and nxt == "than":
+                    self._consumed.update(A.OR_EQUAL_TO)
                 break
         if cmp is not None:
             extra["comparison"] = A.Comparison(cmp, amount)

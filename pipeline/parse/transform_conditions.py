@@ -71,7 +71,7 @@ CONDITIONS = (
     "control_no", "controls", "controls_more", "gained_life", "hand", "in_zone", "is_not_a", "life",
     "searched", "shares_type", "stat", "there_are", "win", "would_put",
     "gift_promised", "evidence_collected", "descended", "no_monarch", "left",
-    "starting_player", "initiative", "this_turn", "put_this_turn",
+    "starting_player", "initiative", "this_turn", "put_this_turn", "control_count",
 )
 
 #: Event rule names (without ``ev_``) defined in conditions.lark → verb ``event:<name>``.
@@ -88,6 +88,8 @@ EVENTS = (
     "or_becomes_target", "attacks_or_dies", "damage_or_dies", "cast_or_activate", "sacrifice_or_discard",
     "renowned", "draw", "damage_dealt_to", "pay_life", "gain_control", "foretell",
     "commit_crime", "expend", "unlock", "next_cast",
+    "enlist", "ring_tempts", "becomes_designation", "enters_or_becomes", "leaves_or_untapped", "untapped_or_leaves", "dies_or_exiled",
+    "gain_or_lose_life", "cast_passive", "cast_or_cycle", "roll_result", "pay_cost", "nth_counter",
 )
 
 #: Zone names returned by objects.lark's z_* rules (ToAst).
@@ -276,13 +278,43 @@ class ConditionRules(Transformer):
     def evs_during_your_turn(self, meta, ch):
         return _When("during_your_turn")
 
-    def evs_while(self, meta, ch):
-        obj = next((c for c in ch if isinstance(c, A.Obj)), None)
-        low = self._low(meta)
-        state = "monarch" if low.endswith("monarch") else "on_battlefield" if low.endswith("battlefield") else "in_zone"
-        cond = A.Action("condition:" + state, obj=obj, extra={k: v for k, v in (("zone", next((c for c in ch if isinstance(c, str)), None)),) if v},
-                        text=self._t(meta)[len("while "):])
-        return _When("while", cond)
+    def _head_tail(when):  # noqa: N805
+        def f(self, meta, ch):
+            word = ch[0].w
+            event = next(c for c in ch if isinstance(c, A.Action))
+            if "when" in event.extra:
+                raise ValueError("trigger head: two qualifiers")
+            event.extra["when"] = when
+            return A.Triggered(word, event, None, [])
+        f.__doc__ = (f'"… {when.replace("_", " ")}" after a trigger event: the event Action with '
+                     f'``extra["when"]`` = "{when}" (CR 603.7b stated duration / CR 603.12 reflexive trigger).')
+        return f
+
+    trigger_head_this_turn = _head_tail("this_turn")
+    trigger_head_this_way = _head_tail("this_way")
+
+    def trigger_head_while(self, meta, ch):
+        """"Whenever ~ attacks while you control a Dinosaur": the event Action with ``extra["when"]``
+        = "while" and ``extra["while"]`` the condition (a ``condition:*`` Action of the ``cond``
+        grammar) under which the event counts (CR 603.2)."""
+        word = ch[0].w
+        event, cond = [c for c in ch if isinstance(c, A.Action)][:2]
+        if not cond.verb.startswith("condition:") or "when" in event.extra:
+            raise ValueError("trigger_head_while: no condition")
+        event.extra["when"] = "while"
+        event.extra["while"] = cond
+        return A.Triggered(word, event, None, [])
+
+    def lead_timed_trigger(self, meta, ch):
+        """"Until end of turn, whenever a creature you control dies": a delayed triggered ability with
+        a stated duration (CR 603.7b: it triggers each time until the duration ends) — the Triggered
+        head with the Duration in its event's ``extra["stated_duration"]``."""
+        dur = next(c for c in ch if isinstance(c, A.Duration))
+        head = next(c for c in ch if isinstance(c, A.Triggered))
+        if not isinstance(head.event, A.Action) or "stated_duration" in head.event.extra:
+            raise ValueError("lead_timed_trigger: no event")
+        head.event.extra["stated_duration"] = dur
+        return head
 
     def ev_qualified(self, meta, ch):
         """"Whenever you surveil for the first time each turn", "… during your turn", "… while ~ is
