@@ -414,3 +414,9 @@ def test_two_additional_counters(name, fragment):  # CR 122.6
     assert a.fully_parsed
     spec = next(n for n in a.body.walk() if type(n).__name__ == "CounterSpec")
     assert spec.additional and spec.amount.value == 2 and spec.counter == "+1/+1"
+
+
+def test_sacrifice_unless_you_pay_for_each():  # Fettergeist (CR 118.12a)
+    act = _verb("Fettergeist", "unless you pay {1} for each other creature you control", "sacrifice_unless")
+    fe = act["extra"]["for_each"]
+    assert fe["quantifier"] == "other" and fe["words"] == ["creature"] and fe["qualifiers"] == ["you_control"]

@@ -99,10 +99,18 @@ def render_put_counters(a: A.Action, **_) -> str:
 @renders_verb("remove_counters")
 def render_remove_counters(a: A.Action, **_) -> str:
     """"remove a +1/+1 counter from target creature" (CR 122)."""
-    extra_keys(a, {"counter", "optional"})
+    extra_keys(a, {"counter", "optional", "instead"})
     if a.obj is None:
         raise NotRendered("Action:remove_counters:no_obj")
-    return f"{_subject_verb(a, 'remove', 'removes')} {counters(a.amount, a.extra.get('counter'))} from {render(a.obj)}"
+    # "… remove that many eyestalk counters from it instead" (CR 614.1a)
+    return (f"{_subject_verb(a, 'remove', 'removes')} {counters(a.amount, a.extra.get('counter'))} from {render(a.obj)}"
+            + _instead(a))
+
+
+def _instead(a: A.Action) -> str:
+    from pipeline.parse.render_effects import instead_tail
+
+    return instead_tail(a)
 
 
 @renders_verb("remove_all_counters")

@@ -676,11 +676,12 @@ def render_sacrifice_unless(a: A.Action, **_) -> str:
     something] unless [a player does something else]")."""
     from pipeline.parse.render_mana import symbols
 
-    extra_keys(a, CLAUSE_KEYS | {"mana"})
-    if a.amount is not None:
+    extra_keys(a, CLAUSE_KEYS | {"mana", "for_each"})
+    if a.amount is not None or ("for_each" in a.extra and "mana" not in a.extra):
         raise NotRendered("Action:sacrifice_unless")
     what = symbols(a.extra["mana"]) if "mana" in a.extra else "its mana cost"
-    return f"{subject_verb(a, 'sacrifice', 'sacrifices')} {_obj(a)} unless you pay {what}"
+    # "sacrifice ~ unless you pay {1} for each other creature you control"
+    return f"{subject_verb(a, 'sacrifice', 'sacrifices')} {_obj(a)} unless you pay {what}" + _for_each_tail(a)
 
 
 @renders_verb("becomes")
