@@ -766,6 +766,7 @@ ROUND_TRIP_6 = [
     ("Platinum Angel", "You can't lose the game and your opponents can't win the game.", "cant_lose_opponents_cant_win"),
     ("Boon Reflection", "you gain twice that much life instead", "gain_twice"),                         # CR 614.1a
     ("The Wanderer", "Prevent all noncombat damage that would be dealt to you", "prevent_noncombat"),    # CR 615.1
+    ("Great Wall", "Creatures with plainswalk can be blocked as though they didn't have plainswalk.", "blockable_as_though"),
 ]
 
 
