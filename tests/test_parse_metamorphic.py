@@ -363,6 +363,9 @@ PAIRS = [
     ("is a blue Frog / a green Elk creature with base P/T (CR 613.4b)",
      ("Frogify", "is a blue Frog creature with base power and toughness 1/1"),
      ("Trickster's Elk", "is a green Elk creature with base power and toughness 3/3"), "is_base", ("extra.pt",)),
+    ("can't attack alone / can't attack or block alone (CR 508.1c, 509.1b)",
+     ("Militia Rallier", "This creature can't attack alone."),
+     ("Loyal Pegasus", "This creature can't attack or block alone."), None, ()),
 ]
 
 

@@ -758,3 +758,20 @@ def test_any_player_may_activate_timing_rider():
     e = next(n for n in ability("Mana Cache", "Any player may activate this ability but only").body.walk()
              if isinstance(n, A.Action) and n.verb == "any_player_may_activate")
     assert e.extra == {"only": "their_turn_before_end_step"}
+
+
+ROUND_TRIP_6 = [
+    ("Militia Rallier", "This creature can't attack alone.", "cant_attack_alone"),                      # CR 508.1c
+    ("Loyal Pegasus", "This creature can't attack or block alone.", "cant_attack_block_alone"),
+    ("Platinum Angel", "You can't lose the game and your opponents can't win the game.", "cant_lose_opponents_cant_win"),
+    ("Boon Reflection", "you gain twice that much life instead", "gain_twice"),                         # CR 614.1a
+    ("The Wanderer", "Prevent all noncombat damage that would be dealt to you", "prevent_noncombat"),    # CR 615.1
+    ("Great Wall", "Creatures with plainswalk can be blocked as though they didn't have plainswalk.", "blockable_as_though"),
+]
+
+
+@pytest.mark.parametrize("name,fragment,verb", ROUND_TRIP_6, ids=[r[0] for r in ROUND_TRIP_6])
+def test_rendered_restrictions_and_replacements_6(name, fragment, verb):
+    a = ability(name, fragment)
+    assert a.fully_parsed, (a.normalized, a.to_json()["render_mismatch"])
+    assert verb in _verbs(a)

@@ -227,3 +227,25 @@ def render_life_total_floor(a: A.Action, **_) -> str:
         raise NotRendered("Action:life_total_floor")
     return (f"damage that would reduce your life total to less than {amount_number(a.amount, words=False)} "
             f"reduces it to {amount_number(to, words=False)} instead")
+
+
+@renders_verb("gain_twice")
+def render_gain_twice(a: A.Action, **_) -> str:
+    """"you gain twice that much life instead" (CR 614.1a)."""
+    extra_keys(a, {"instead"})
+    if a.extra.get("instead") is not True or a.subject is None or a.obj is not None \
+            or not (isinstance(a.amount, A.Amount) and a.amount.kind == "that_much"):
+        raise NotRendered("Action:gain_twice")
+    who = render(a.subject, role="subject")
+    verb = "gain" if who == "you" or is_plural(a.subject) else "gains"
+    return f"{who} {verb} twice that much life instead"
+
+
+@renders_verb("prevent_noncombat")
+def render_prevent_noncombat(a: A.Action, **_) -> str:
+    """"Prevent all noncombat damage that would be dealt to you and other permanents you control." (CR 615.1)."""
+    extra_keys(a, {"words"})
+    if a.extra.get("words") != ["noncombat"] or a.subject is not None or not isinstance(a.obj, A.Obj) \
+            or a.amount is not None:
+        raise NotRendered("Action:prevent_noncombat")
+    return f"prevent all noncombat damage that would be dealt to {render(a.obj)}"

@@ -327,3 +327,25 @@ def render_any_player_may_activate(a: A.Action, **_) -> str:
         raise NotRendered("Action:any_player_may_activate")
     tail = " but only during their turn before the end step" if only else ""
     return "any player may activate this ability" + tail
+
+
+@renders_verb("blockable_as_though")
+def render_blockable_as_though(a: A.Action, **_) -> str:
+    """"~ can be blocked as though it didn't have flying", "Creatures with plainswalk can be blocked as though
+    they didn't have plainswalk" (CR 509.1b, 609.4); the keyword a Keyword node or a landwalk word (CR 702.14c)."""
+    from pipeline.parse.lexicon import is_keyword
+
+    extra_keys(a, {"keyword", "words", "negated"})
+    kw, words = a.extra.get("keyword"), a.extra.get("words")
+    if a.extra.get("negated") is not True or a.obj is not None or a.amount is not None or (kw is None) == (words is None):
+        raise NotRendered("Action:blockable_as_though")
+    if kw is not None:
+        if not isinstance(kw, A.Keyword):
+            raise NotRendered("Action:blockable_as_though")
+        name = render(kw)
+    elif isinstance(words, list) and len(words) == 1 and is_keyword(words[0]):
+        name = words[0]
+    else:
+        raise NotRendered("Action:blockable_as_though:keyword")
+    who, plural = _subject(a)
+    return f"{who} can be blocked as though {'they' if plural else 'it'} didn't have {name}"

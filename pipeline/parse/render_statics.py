@@ -592,3 +592,31 @@ def render_is_creature(a: A.Action, **_) -> str:
     if not plural and form == ["a", "a"]:
         return f"{who} is a {pt} {' '.join(words)} that's still {' '.join(['a'] + still)}"
     raise NotRendered("Action:is_creature:form")
+
+
+#: "~ can't attack alone" (CR 508.1c, 509.1b restrictions): verb → (predicate words, the form words of
+#: statics.lark ``a_cant_alone`` that say which)
+ALONE = {"cant_attack_alone": ("can't attack alone", {"attack"}), "cant_block_alone": ("can't block alone", {"block"}),
+         "cant_attack_block_alone": ("can't attack or block alone", {"attack", "block"})}
+
+
+@renders_verb(*ALONE)
+def render_cant_alone(a: A.Action, **_) -> str:
+    """"~ can't attack alone", "~ can't attack or block alone" (CR 508.1c, 509.1b)."""
+    extra_keys(a, {"form"})
+    words, said = ALONE[a.verb]
+    form = a.extra.get("form") or []
+    if not isinstance(form, list) or (set(form) - {"or"}) != said or a.obj is not None or a.amount is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    who, _ = _subject(a)
+    return f"{who} {words}"
+
+
+@renders_verb("cant_lose_opponents_cant_win")
+def render_cant_lose(a: A.Action, **_) -> str:
+    """"You can't lose the game and your opponents can't win the game." (CR 104.3: exceptions to losing)."""
+    extra_keys(a, set())
+    who, _ = _subject(a)
+    if who != "you" or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:cant_lose_opponents_cant_win")
+    return "you can't lose the game and your opponents can't win the game"
