@@ -60,3 +60,17 @@ def test_cast_any_number_of_the_copies():  # The Tale of Tamiyo, Wizard's Spellb
     assert ab.fully_parsed
     (cast,) = [n for n in ab.body.walk() if isinstance(n, A.Action) and n.verb == "cast_free"]
     assert cast.obj.qualifiers == ["any_number_of_the_copies"]
+
+
+def test_copy_exception_adds_a_creature_type():  # Sakashima's Student (CR 707.9b, 205.3m)
+    _, c = _copy("You may have this creature enter as a copy of any creature on the battlefield, except it's a Ninja "
+                 "in addition to its other creature types.", "Sakashima's Student", "Creature — Human Ninja")
+    (e,) = c.exceptions
+    assert e.kind == "is_type" and e.value == ["Ninja"] and e.addition == "creature_types"
+
+
+def test_copy_it_if_you_control():  # Mentor's Guidance (CR 608.2c: the copy only if the condition holds)
+    _, c = _copy("When you cast this spell, copy it if you control a planeswalker, Cleric, Druid, Shaman, Warlock, or "
+                 "Wizard.", "Mentor's Guidance", "Sorcery")
+    assert c.mode == "copy_spell" and c.condition.verb == "condition:control"
+    assert c.condition.obj.words[:3] == ["planeswalker", "or", "cleric"]

@@ -122,7 +122,8 @@ def test_banish_into_fable_conditional_copies():
     face = parse_face("When you cast this spell from your hand, copy it if you control an artifact, then copy it "
                       "if you control an enchantment. You may choose new targets for the copies.",
                       name="Banish into Fable", type_line="Instant")
-    conds = [n.condition for n in face[0].body.walk() if isinstance(n, A.Sentence) and n.condition is not None]
+    # the condition is the copy's own (CopyEffect.condition, CR 608.2c), written after it
+    conds = [n.condition for n in face[0].body.walk() if isinstance(n, A.CopyEffect) and n.condition is not None]
     assert [c.obj.words for c in conds] == [["artifact"], ["enchantment"]]
 
 

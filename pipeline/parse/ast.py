@@ -778,7 +778,10 @@ class CopyEffect(Node):
     ("copy it and you may choose …"), "and_may" ("may copy it and may choose …"), "and" ("may copy
     it and choose …") — None without one; new_targets_own: "… for the copy they control" (each
     copier chooses for its own copy); new_targets_single: "a new target" (the copy of a spell
-    with one target); new_targets_that: "… for that copy"."""
+    with one target); new_targets_that: "… for that copy".
+    condition: a condition written after the copy ("copy it if you control an artifact", Banish into
+    Fable; a ``condition:*`` Action, CR 608.2c), None when the copy is unconditional.
+    """
     mode: str
     original: Node | None
     optional: bool = False
@@ -797,6 +800,7 @@ class CopyEffect(Node):
     new_targets_own: bool = False
     new_targets_single: bool = False
     new_targets_that: bool = False
+    condition: Node | None = None
 
 
 @dataclass

@@ -24,7 +24,8 @@ def render_copy(c: A.CopyEffect, **_) -> str:
     target instant or sorcery spell. You may choose new targets for the copy" (CR 707.10),
     "create a token that's a copy of target creature you control" (CR 707.2, 111.4),
     "~ becomes a copy of target creature" (CR 707.2)."""
-    if (c.duration is not None and c.mode != "becomes_copy") or c.original is None:
+    if (c.duration is not None and c.mode != "becomes_copy") or c.original is None \
+            or (c.condition is not None and c.mode not in _SPELL_COPIES):
         raise NotRendered(f"CopyEffect:{c.mode}:rider")
     if [e for e in c.exceptions if e.kind == "enters_with_counters"] and not c.counters:
         raise NotRendered(f"CopyEffect:{c.mode}:rider")
@@ -68,6 +69,8 @@ def _render_copy(c: A.CopyEffect, original: str, may: str) -> str:
         if c.subject is not None and not _is_you(c.subject):
             may = render(c.subject, role="subject") + " may "
         out = f"{may}copy {original}{_times(c.count)}"
+        if c.condition is not None:  # "copy it if you control an artifact" (CR 608.2c)
+            out += " if " + render(c.condition)
         if c.instead == "trail":  # "copy that spell twice instead. You may choose new targets …"
             out += " instead"
         return out + _new_targets(c)
@@ -166,7 +169,8 @@ def exceptions(excs: list[A.CopyException]) -> str:
 
 
 #: the words of an addition (CR 707.9b) after "in addition to its/their other …"
-_ADDITION_WORDS = {"types": ["types"], "colors_and_types": ["colors", "and", "types"]}
+_ADDITION_WORDS = {"types": ["types"], "colors_and_types": ["colors", "and", "types"],
+                   "creature_types": ["creature", "types"]}
 #: the subject and verb of a type exception (its form without the article) → their wording
 _IS_HEADS = {("it",): "it's", ("it", "is"): "it is", ("they", "are"): "they are", ("they're",): "they're",
              ("is",): "is", ("the", "token", "is"): "the token is", ("the", "copy", "is"): "the copy is",

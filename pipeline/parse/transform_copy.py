@@ -312,6 +312,11 @@ class CopyRules(Transformer):
                                   form=list(self._raw_lits))
             if addition is not None:  # CR 707.9b: types added to the copiable values, not set
                 exc.addition = "colors_and_types" if "colors" in self._raw_lits else "types"
+                words = self._low(meta).split()
+                if words[-2:] == ["creature", "types"]:  # "… in addition to its other creature types" (CR 205.3m)
+                    exc.addition = "creature_types"
+                    exc.value = val[:-1] if val and str(val[-1]).lower() == "creature" else val
+                    exc.form = exc.form[:-1] + ["creature", "types"]
             return exc
         return f
 
@@ -495,8 +500,13 @@ class CopyRules(Transformer):
         return "you_cast_this_turn"
 
     def c_copy_if(self, meta, ch):
-        """"copy it if you control an artifact" (Banish into Fable): Sentence([copy], condition)."""
-        return A.Sentence([ch[0]], condition=ch[-1])
+        """"copy it if you control an artifact" (Banish into Fable, Mentor's Guidance): the CopyEffect
+        with its ``condition`` (CR 608.2c: the copy is made only if the condition holds)."""
+        eff, cond = ch[0], ch[-1]
+        if isinstance(eff, A.CopyEffect) and isinstance(cond, A.Action):
+            eff.condition = cond
+            return eff
+        return A.Sentence([eff], condition=cond)
 
     def c_may_instead_action(self, meta, ch):
         """"you may instead choose …" (Esix): the optional action, marked ``instead``."""
