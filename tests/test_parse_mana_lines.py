@@ -90,7 +90,8 @@ def test_spend_only_foretell_and_equip():  # Karfell Harbinger (CR 702.143a), Ro
                        "or activate equip abilities. Activate only once each turn.", "Ronin, Shadow Stalker",
                        "Legendary Creature — Human Ninja Hero")
     (r,) = add.restrictions
-    assert r.uses[1].purpose == "activate_keyword" and r.uses[1].obj.name == "equip"
+    # "equip abilities" is a KeywordAbilities object (statics.lark, CR 602.2b): the use is "activate" it
+    assert r.uses[1].purpose == "activate" and r.uses[1].obj.keyword == "equip" and ab.fully_parsed
 
 
 def test_two_mana_of_any_one_color_and_two_of_any_other():  # Open the Omenpaths (CR 106.1)
