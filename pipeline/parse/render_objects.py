@@ -121,6 +121,7 @@ QUANTITY_WORDS = {
     "life_total": "your life total",  # CR 119.1
     "life_lost_this_way": "the life lost this way",
     "damage_dealt_this_way": "the damage dealt this way",  # CR 120
+    "excess_damage_this_way": "the amount of excess damage dealt this way",  # CR 120.4a, 120.10
     "damage_prevented_this_way": "the damage prevented this way",  # CR 615.5
     "result": "the result",  # of a die roll (CR 706.2)
     "total_of_results": "the total of those results",  # CR 706.2

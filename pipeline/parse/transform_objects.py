@@ -205,6 +205,9 @@ class ObjectRules(Transformer):
     def qt_damage_dealt_this_way(self, meta, ch):  # CR 120
         return self._quantity(meta, "damage_dealt_this_way")
 
+    def qt_excess_damage_this_way(self, meta, ch):  # CR 120.4a, 120.10 excess damage
+        return self._quantity(meta, "excess_damage_this_way")
+
     def qt_devotion_colors(self, meta, ch):  # CR 700.5 devotion to one or two colors
         colors = [str(c).lower() for c in ch if getattr(c, "type", None) == "COLOR"]
         return self._quantity(meta, "devotion", colors=colors)
