@@ -44,6 +44,7 @@ ROUND_TRIPS = [
     ("Blessing of Frost", "where X is the amount of {S} spent to cast this spell."),
     ("Neverwinter Hydra", "equal to the total of those results."),  # CR 706.2
     ("Razorfield Ripper", "where X is the amount of {E} you have."),  # CR 107.14
+    ("Windswift Slice", "equal to the amount of excess damage dealt this way."),  # CR 120.10
 ]
 
 
