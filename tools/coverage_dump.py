@@ -23,7 +23,6 @@ it exits 1 when any line regressed.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import sys
 from pathlib import Path
@@ -32,59 +31,36 @@ ROOT = Path(__file__).resolve().parents[1]
 ORACLE_2026 = ROOT.parent / "shared" / "corpus" / "oracle-2026" / "cards-2026.jsonl.gz"
 
 
-def _faces_2026():
-    from pipeline.serve.coverage import is_traditional, record_faces
+def _parsed_2022():
+    """(name, [Ability JSON]) for the MTGJSON 2022 unique faces with at least one ability line."""
+    from pipeline.parse import parse_face
 
-    with gzip.open(ORACLE_2026, "rt", encoding="utf-8") as fh:
-        for line in fh:
-            rec = json.loads(line)
-            if not is_traditional(rec):
-                continue
-            for f in record_faces(rec):
-                if f["oracle_text"].strip():
-                    yield f
-
-
-def _faces_2022():
     sys.path.insert(0, str(ROOT))
     from tests.test_parse_corpus import unique_faces
 
-    return unique_faces()
-
-
-def _unparsed_texts(node) -> list[str]:
-    out, stack = [], [node]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, dict):
-            if v.get("node") == "Unparsed":
-                out.append(v.get("text", ""))
-            stack.extend(v.values())
-        elif isinstance(v, list):
-            stack.extend(v)
-    return out
+    for f in unique_faces():
+        abilities = [a.to_json() for a in parse_face(f["oracle_text"], name=f["name"], type_line=f["type_line"])]
+        if abilities:
+            yield f["name"], abilities
 
 
 def dump(out: Path, corpus_2022: bool) -> None:
     """Parse every face and write its failing lines to ``out``; print the corpus summary."""
-    from pipeline.parse import parse_face
+    from pipeline.serve.cli_parse import iter_parsed_faces, unparsed_texts
     from pipeline.serve.coverage import format_summary, mismatch_shape, summarize
 
-    faces = _faces_2022() if corpus_2022 else _faces_2026()
+    faces = _parsed_2022() if corpus_2022 else iter_parsed_faces(str(ORACLE_2026))
     parsed = []
     with out.open("w", encoding="utf-8") as fh:
-        for f in faces:
-            abilities = [a.to_json() for a in parse_face(f["oracle_text"], name=f["name"], type_line=f["type_line"])]
-            if not abilities and corpus_2022:
-                continue
-            parsed.append((f["name"], abilities))
+        for name, abilities in faces:
+            parsed.append((name, abilities))
             for a in abilities:
                 if a.get("fully_parsed"):
                     continue
                 m = a.get("render_mismatch") or {}
-                fh.write(json.dumps({"name": f["name"], "kind": a.get("kind"), "text": a.get("text"),
+                fh.write(json.dumps({"name": name, "kind": a.get("kind"), "text": a.get("text"),
                                      "normalized": a.get("normalized"), "shape": mismatch_shape(a),
-                                     "unparsed": _unparsed_texts(a.get("body")), "rendered": m.get("rendered"),
+                                     "unparsed": unparsed_texts(a), "rendered": m.get("rendered"),
                                      "expected": m.get("expected"), "at": m.get("at")}, ensure_ascii=False) + "\n")
     print(format_summary(summarize(parsed)))
 

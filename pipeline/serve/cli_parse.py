@@ -196,29 +196,35 @@ def format_report(rep: dict) -> str:
     return "\n".join(lines)
 
 
-def coverage_jsonl(path: str, top: int = 30, all_layouts: bool = False) -> dict:
-    """Parse every face of a JSON Lines corpus (``parse --jsonl`` records or the oracle-2026
-    shape, :func:`pipeline.serve.coverage.record_faces`) and summarise it. Planes, schemes,
-    vanguards and Alchemy ``A-`` cards are left out unless ``all_layouts``; faces without text
-    are not counted. Adds ``"records"`` and ``"left_out"`` counts. Raises BadRecord."""
+def iter_parsed_faces(path: str, all_layouts: bool = False, counts: dict | None = None):
+    """Yield ``(face name, [Ability JSON, ...])`` for every face of a JSON Lines corpus
+    (``parse --jsonl`` records or the oracle-2026 shape, :func:`pipeline.serve.coverage.record_faces`).
+    Planes, schemes, vanguards and Alchemy ``A-`` cards are left out unless ``all_layouts``; faces
+    without text are skipped. ``counts``, when given, gets ``"records"`` and ``"left_out"``
+    incremented. Raises BadRecord."""
     from pipeline.parse import parse_face
-    from pipeline.serve.coverage import is_traditional, record_faces, summarize
+    from pipeline.serve.coverage import is_traditional, record_faces
+
+    counts = {"records": 0, "left_out": 0} if counts is None else counts
+    for rec in iter_jsonl(path):
+        counts["records"] += 1
+        if not all_layouts and not is_traditional(rec):
+            counts["left_out"] += 1
+            continue
+        for f in record_faces(rec):
+            if not f["oracle_text"].strip():
+                continue
+            abilities = parse_face(f["oracle_text"], name=f["name"], type_line=f["type_line"])
+            yield f["name"], [a.to_json() for a in abilities]
+
+
+def coverage_jsonl(path: str, top: int = 30, all_layouts: bool = False) -> dict:
+    """Parse every face of a JSON Lines corpus (:func:`iter_parsed_faces`) and summarise it.
+    Adds ``"records"`` and ``"left_out"`` counts. Raises BadRecord."""
+    from pipeline.serve.coverage import summarize
 
     counts = {"records": 0, "left_out": 0}
-
-    def faces():
-        for rec in iter_jsonl(path):
-            counts["records"] += 1
-            if not all_layouts and not is_traditional(rec):
-                counts["left_out"] += 1
-                continue
-            for f in record_faces(rec):
-                if not f["oracle_text"].strip():
-                    continue
-                abilities = parse_face(f["oracle_text"], name=f["name"], type_line=f["type_line"])
-                yield f["name"], [a.to_json() for a in abilities]
-
-    rep = summarize(faces(), top=top)
+    rep = summarize(iter_parsed_faces(path, all_layouts, counts), top=top)
     rep.update(counts)
     return rep
 
