@@ -32,7 +32,7 @@ TUNE2 = GOLD.with_name("tune2.csv")
 # recall is not met; on the fresh part (never tuned on) precision and 'none' are not met either.
 # tune2 is a tuning part (labeled before the method saw it, then tuned on): its floor guards the
 # second round's templates against regressions, it is no held-out figure.
-FLOORS = {"report": (0.91, 0.59, 0.91), "fresh": (0.68, 0.35, 0.71), "tune2": (0.92, 0.71, 0.84)}
+FLOORS = {"report": (0.91, 0.60, 0.91), "fresh": (0.68, 0.35, 0.71), "tune2": (0.92, 0.74, 0.84)}
 
 
 def gold_rows(*parts: str) -> list[dict]:

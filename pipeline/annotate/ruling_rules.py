@@ -19,8 +19,9 @@ Signals (the ``how`` of a row; docs/annotate.md has the closed list):
 ``ability_feature``  the ability the ruling is about (``ruling_abilities``) has a feature whose
                      rule (``inferred_rules``: X → 107.3, copy → 707, mana ability → 605) holds a
                      subrule BM25 ranks high for the ruling;
-``text_match``       BM25 (``bm25s``) over every numbered rule and subrule of the CR, when no other
-                     signal found a rule and the match is strong.
+``text_match``       BM25 (``bm25s``) over every numbered rule and subrule of the CR: never alone,
+                     only the free ranks beside a found rule (the best rule of a 3-digit rule already
+                     found, then the best documents of numbered rules no row has yet).
 
 A ruling that states no rules point (errata notes, card-specific reading) gets no row: phrases
 marked ``none`` in the data file, and weak text matches, give nothing.
@@ -58,6 +59,11 @@ MAX_ROWS = 3
 KEYWORD_SUPPORT = 7.0
 #: ... and its score is at least this share of the best score of any rule.
 SUPPORT_SHARE = 0.8
+
+#: Free ranks beside a found rule are filled with BM25's best documents of other numbered rules
+#: (among the FILL_DEPTH best) that score at least this share of the best document.
+FILL_SHARE = 0.5
+FILL_DEPTH = 10
 
 # Keyword actions (CR 701) that rulings name in passing ("exile it", "destroy"), so naming
 # them says nothing about which rule applies; distinctive ones (scry, proliferate) do.
@@ -416,12 +422,22 @@ class RulingRuleLinker:
             best = self.docs[int(np.argmax(s))]
             if any(best.split(".")[0] == rule.split(".")[0] for rule, _, _ in found):
                 found.append((best, "text_match", 0.3 * min(1.0, top / 20)))
+        # Free ranks left: BM25's best documents of numbered rules no row has yet fill them, best
+        # first, while they score at least FILL_SHARE of the best document ("text_match", never rank 1).
+        fill: list[tuple[str, str, float]] = []
+        if top > 0:
+            for j in np.argsort(-s)[:FILL_DEPTH]:
+                if s[j] < FILL_SHARE * top:
+                    break
+                fill.append((self.docs[j], "text_match", 0.3 * min(1.0, float(s[j]) / 20)))
         out: list[RuleLink] = []
         seen: set[str] = set()
-        for rule, how, score in found:
+        for k, (rule, how, score) in enumerate(found + fill):
             # one row per rule; a numbered rule and its own subrule are one rule here (608.2 / 608.2b),
-            # two subrules of one numbered rule (107.3g, 107.3m) are two
+            # two subrules of one numbered rule (107.3g, 107.3m) are two, except when filling
             if rule in seen or (rule == _base(rule) and rule in {_base(r) for r in seen}) or _base(rule) in seen:
+                continue
+            if k >= len(found) and _base(rule) in {_base(r) for r in seen}:
                 continue
             seen.add(rule)
             out.append(RuleLink(rule, len(out) + 1, how, round(score, 3)))
