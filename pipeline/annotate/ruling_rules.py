@@ -199,15 +199,30 @@ def tokens(text: str) -> list[str]:
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789'/+-")
 
 
+def verb_forms(phrase: str) -> tuple[str, ...]:
+    """The -ing and -ed forms of a keyword action's title, its first word inflected
+    ("manifest" → "manifesting", "manifested"; "scry" → "scrying", "scried"; "explore" →
+    "exploring", "explored"; "collect evidence" → "collecting evidence", "collected evidence")."""
+    word, _, rest = phrase.partition(" ")
+    if word.endswith("e"):
+        forms = (word[:-1] + "ing", word + "d")
+    elif word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        forms = (word + "ing", word[:-1] + "ied")
+    else:
+        forms = (word + "ing", word + "ed")
+    return tuple(f"{f} {rest}".strip() for f in forms)
+
+
 class Vocabulary(dict):
     """Lower-case phrases (keyword titles, glossary terms) → a value, with an Aho–Corasick
-    automaton that finds them and their plurals in a text in one pass."""
+    automaton that finds them and their plurals in a text in one pass; ``forms`` adds more
+    surfaces of some phrases (phrase → other spellings found as that phrase)."""
 
-    def __init__(self, items: dict):
+    def __init__(self, items: dict, forms: dict[str, tuple[str, ...]] | None = None):
         super().__init__(items)
         self.automaton = ahocorasick.Automaton()
         for phrase in self:
-            for surface in (phrase, phrase + "s", phrase + "es"):
+            for surface in (phrase, phrase + "s", phrase + "es", *(forms or {}).get(phrase, ())):
                 self.automaton.add_word(surface, (phrase, len(surface)))
         if len(self):
             self.automaton.make_automaton()
@@ -290,7 +305,9 @@ class RulingRuleLinker:
             if r.title and r.rule.count(".") == 1 and r.rule.split(".")[0] in ("701", "702") and r.rule[-1].isdigit():
                 if r.title.lower() not in GENERIC_ACTIONS:
                     keywords.setdefault(r.title.lower(), r.rule)
-        self.keywords = Vocabulary(keywords)
+        # keyword actions are also named as verbs ("manifesting a card", "the scried cards")
+        forms = {k: verb_forms(k) for k, rule in keywords.items() if rule.startswith("701.")}
+        self.keywords = Vocabulary(keywords, forms)
         candidates: dict[str, tuple[str, ...]] = {}
         for g in cr.glossary:
             term = re.sub(r"\s*\(.*\)$", "", g.term).strip().lower()
@@ -303,7 +320,7 @@ class RulingRuleLinker:
             uses[phrase] = uses.get(phrase, 0) + 1
         terms = {t: r for t, r in candidates.items() if uses.get(t, 0) <= GENERIC_TERM_USES}
         self.terms = Vocabulary(terms)
-        self.vocabulary = Vocabulary({**terms, **keywords})
+        self.vocabulary = Vocabulary({**terms, **keywords}, forms)
         self._memo: dict[tuple, list[RuleLink]] = {}
         # Every literal some phrase needs, found in one pass (Aho–Corasick, overlapping matches).
         self._literals = ahocorasick.Automaton()
