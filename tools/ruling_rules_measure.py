@@ -9,7 +9,7 @@ figures equal those of a fresh build. Scoring is ``tests/test_annotate_ruling_ru
 
 Usage, from the project root::
 
-    python tools/ruling_rules_measure.py DB                  # P / R / none and rank-1 confusion by how, every part
+    python tools/ruling_rules_measure.py DB                  # P / R / none, rank-1 confusion by how and the how that hit each primary, every part
     python tools/ruling_rules_measure.py DB --misses tune    # the misses of one part (tune or tune2; never tune on report or fresh)
     python tools/ruling_rules_measure.py DB --weak tune      # the weak-supervision experiments on one part
 
@@ -83,6 +83,18 @@ def confusion(gold: list[dict], links: dict[str, list]) -> Counter:
         else:
             ok = any(matches(got[0].rule, x) for x in (g["primary"] + " " + g["related"]).split())
             out[(got[0].how, "right" if ok else "wrong")] += 1
+    return out
+
+
+def recall_by_how(gold: list[dict], links: dict[str, list]) -> Counter:
+    """how of the first top-3 row matching each primary rule ('missed' when none does), over the
+    primaries of the rulings not labeled 'none'."""
+    out: Counter = Counter()
+    for g in gold:
+        got = links.get(g["ruling_id"], [])[:3]
+        for x in g["primary"].split():
+            hit = next((link.how for link in got if matches(link.rule, x)), "missed")
+            out[hit] += 1
     return out
 
 
@@ -188,6 +200,7 @@ def main() -> None:
         links = link_all(linker, ctx, [g["ruling_id"] for g in gold])
         print(figures(part, gold, {rid: [x.rule for x in ls] for rid, ls in links.items()}))
         print("        rank-1 by how:", dict(sorted(confusion(gold, links).items())))
+        print("        primaries hit by how:", dict(recall_by_how(gold, links).most_common()))
         if part == args.misses:
             for g in gold:
                 got = links[g["ruling_id"]]
