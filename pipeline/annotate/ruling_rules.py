@@ -62,7 +62,7 @@ SUPPORT_SHARE = 0.8
 
 #: Free ranks beside a found rule are filled with BM25's best documents of other numbered rules
 #: (among the FILL_DEPTH best) that score at least this share of the best document.
-FILL_SHARE = 0.5
+FILL_SHARE = 0.95
 FILL_DEPTH = 10
 
 # Keyword actions (CR 701) that rulings name in passing ("exile it", "destroy"), so naming
