@@ -18,7 +18,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline.annotate.ruling_rules import HOWS, RulingRuleLinker, load_phrases, without_examples
+from pipeline.annotate.ruling_rules import HOWS, RulingRuleLinker, load_phrases, verb_forms, without_examples
 from pipeline.sources.comprehensive_rules import load_comprehensive_rules
 from tests.conftest import RULES_TXT, rows
 
@@ -228,6 +228,35 @@ def test_templates_over_the_crs_wording(card, text, rule):
     comes first (real rulings of those cards; the text is cut after its first sentences for Sparktongue Dragon)."""
     got = linker().link(text, card)
     assert got and got[0].rule == rule and got[0].how == "phrase", got
+
+
+def test_keyword_actions_are_found_as_verbs():
+    """A CR 701 title is also found as its -ing / -ed form; 702 titles are not ("enchanted creature" names no
+    keyword). Real corpus rulings (Grafdigger's Cage, labeled 701.40f in tune2; a detain ruling)."""
+    assert verb_forms("manifest") == ("manifesting", "manifested")
+    assert verb_forms("scry") == ("scrying", "scried")
+    assert verb_forms("explore") == ("exploring", "explored")
+    assert verb_forms("collect evidence") == ("collecting evidence", "collected evidence")
+    cage = linker().link("Manifesting a card from a graveyard or library is an impossible action while Grafdigger’s "
+                         "Cage is on the battlefield.", "Grafdigger's Cage")
+    assert cage and cage[0].rule.startswith("701.40") and cage[0].how == "keyword", cage  # 701.40e ≈ 701.40f
+    detain = linker().link("If a noncreature permanent is detained and later turns into a creature, it won’t be able "
+                           "to attack or block.", "Lyev Decree")
+    assert detain and detain[0].rule.startswith("701.35") and detain[0].how == "keyword", detain
+    assert "enchant" not in linker().keywords.automaton.get("enchanted", ("",))[0]
+
+
+def test_free_ranks_are_filled_by_retrieval_never_rank_one():
+    """Beside a found rule, ranks 2–3 take BM25's best documents of other numbered rules (``text_match``);
+    rank 1 is never a fill and a ruling with no signal gets no row (real rulings)."""
+    got = linker().link("If you gain control of an instant or sorcery spell, it will be put into its owner’s "
+                        "graveyard as it resolves.", "Aethersnatch")
+    assert got == []
+    displacement = linker().link("If a permanent has an {X} in its mana cost, that X is 0.", "Displacement Wave")
+    assert displacement[0].how == "phrase" and displacement[0].rule == "107.3g"
+    fills = [link for link in displacement[1:] if link.how == "text_match"]
+    assert fills and all(link.score <= 0.3 for link in fills)
+    assert len({link.rule.rstrip("abcdefghijklmnopqrstuvwxyz") for link in displacement}) == len(displacement)
 
 
 def test_phrase_families_name_their_rule():
