@@ -58,6 +58,20 @@ ROUND_TRIPS = [
     ("Mogg Salvage", "If an opponent controls an Island and you control a Mountain"),
     ("Okina Nightwatch", "As long as you have more cards in hand than each opponent"),
     ("Aven Heartstabber", "five or more mana values among cards in your graveyard"),
+    # "Then <effect> if <condition>." (CR 608.2c), damage dealt to a player this turn (CR 120; lexer
+    # DEALTTO), the player with the most cards in hand, a land not played (CR 305.2), tokens created
+    # or artifacts sacrificed this turn, whose turn it is (CR 500), "is blocked" (CR 509.1h)
+    ("Weatherlight Compleated", "Then draw a card if it has seven or more phyresis counters on it."),
+    ("Compelling Deterrence", "Then that player discards a card if you control a Zombie."),
+    ("Whirling Dervish", "if this creature dealt damage to an opponent this turn"),
+    ("Wave of Rats", "if it dealt combat damage to a player this turn"),
+    ("Battle Angels of Tyr", "if that player has more cards in hand than each other player"),
+    ("Skarrgan Firebird", "Activate only if an opponent was dealt damage this turn."),
+    ("Mercadian Atlas", "if you didn't play a land this turn"),
+    ("Idol of Oblivion", "Activate only if you created a token this turn."),
+    ("Detective's Satchel", "Activate only if you've sacrificed an artifact this turn."),
+    ("Price of Glory", "if it's not that player's turn"),
+    ("Cinder Crawler", "Activate only if this creature is blocked."),
 ]
 
 
@@ -112,6 +126,11 @@ def test_negation_tense_is_kept():
 # (cause, (card, fragment), (card, fragment), select): two real lines that differ in one meaningful
 # word give different ASTs once free text is stripped (tests/test_parse_metamorphic.py style)
 PAIRS = [
+    ("combat damage / damage dealt to a player this turn (CR 120.2a)",
+     ("Wave of Rats", "if it dealt combat damage to a player this turn"),
+     ("Whirling Dervish", "if this creature dealt damage to an opponent this turn"), "condition:dealt_damage_to"),
+    ("an opponent's turn / not that player's turn (CR 500)", ("Discordant Spirit", "if it's an opponent's turn"),
+     ("Price of Glory", "if it's not that player's turn"), "condition:whose_turn"),
     ("card types / mana values among cards in your graveyard (CR 205.2a, 202.3)",
      ("Aven Heartstabber", "five or more mana values among"), ("Dragon's Rage Channeler", "four or more card types among"),
      "condition:card_types_among"),

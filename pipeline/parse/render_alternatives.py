@@ -76,6 +76,7 @@ def _grammar():
     parser = get_parser()
     table = literal_table()
     lit = {t.name: t.pattern.value for t in parser.terminals if t.name in table.literal_types}
+    lit["DEALTTO"] = "dealt"  # the lexer's lookahead terminal of the word "dealt" (conditions.lark)
     post_helpers = set()
     for r in parser.rules:
         names = [s.name for s in r.expansion]

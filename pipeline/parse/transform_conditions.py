@@ -72,6 +72,7 @@ CONDITIONS = (
     "searched", "shares_type", "stat", "there_are", "win", "would_put",
     "gift_promised", "evidence_collected", "descended", "no_monarch", "left",
     "starting_player", "initiative", "this_turn", "put_this_turn", "control_count",
+    "played_land", "whose_turn", "dealt_damage_to",
 )
 
 #: Event rule names (without ``ev_``) defined in conditions.lark → verb ``event:<name>``.
@@ -152,7 +153,7 @@ class ConditionRules(Transformer):
             elif isinstance(c, Token):
                 if c.type == "ORV":
                     act.extra["or"] = True  # "… or there is …": two conditions / events joined (lexer ORV)
-                elif c.type not in ("PT", "QUOTED", "REST"):
+                elif c.type not in ("PT", "QUOTED", "REST", "DEALTTO"):  # DEALTTO: the word "dealt" (lexer)
                     words.append(str(c).lower())
             elif isinstance(c, str) and c.split(":")[0] in ZONES:
                 act.extra.setdefault("zone", c)  # a zone (objects.lark z_* rules)
@@ -437,6 +438,16 @@ class ConditionRules(Transformer):
         return A.Sentence(_tr()._clauses(ch[-1]), condition=cond)
 
     # ------------------------------------------------------------ then if, during (CR 608.2c)
+    def s_then_if_after(self, meta, ch):
+        """"Then <effect> if <cond>." (CR 608.2c): ``s_if_after`` whose joins begin with "then"
+        (``s_then``): the condition follows the effect (``extra.after``)."""
+        T = _tr()
+        s = T.ToAst.s_if_after(self, meta, ch)
+        n = len(s.effects) - (1 if s.effects and isinstance(s.effects[-1], A.WhereX) else 0)
+        if len(s.joins) == n - 1:
+            s.joins = ["then"] + s.joins
+        return s
+
     def lead_then_if(self, meta, ch):
         return ch[0]
 
