@@ -102,6 +102,9 @@ LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
           + tuple(("COSTOR", (w,)) for w in ("pay", "sacrifice", "discard", "reveal", "exile", "behold",
                                              "return", "tap", "collect", "forage", "put", "remove", "mill")),
     "cast": (("CASTTW", ("this", "way")),),                           # "a spell cast this way" (obj_post)
+    # "if ~ dealt damage to an opponent this turn" (a condition, conditions.lark), not the obj_post
+    # "dealt damage this turn" / "dealt damage by …" of objects.lark
+    "dealt": (("DEALTTO", ("damage", "to")), ("DEALTTO", ("combat", "damage", "to"))),
     # "Add X mana …, where X is …" (mana.lark), not "Add {B}, then …"; "half …, rounded up" (objects.lark)
     # "… token with flying, then …" (tokens.lark); ", has flying, and is a Demon …": a comma before a joined
     # predicate's verb, not one of a keyword list (grammar/statics.lark PREDCOMMA; LALR(1) would shift the
@@ -142,7 +145,7 @@ def _reaches_shift(states: dict, stack: list, term: str) -> bool:
 #: lookahead terminals given only where the parser would shift them after its reductions
 #: (pipeline/parse/lexer.py _reaches_shift): "," before "where X is" of a mana production, the
 #: "and" between two copy exceptions, the "," inside a list of mana symbols (grammar/mana.lark, copy.lark)
-_SHIFT_CHECKED = frozenset({"WHERECOMMA", "ANDX", "MANACOMMA", "COMMATHEN", "COMMAWHERE", "PREDCOMMA", "COSTOR"})
+_SHIFT_CHECKED = frozenset({"WHERECOMMA", "ANDX", "MANACOMMA", "COMMATHEN", "COMMAWHERE", "PREDCOMMA", "COSTOR", "DEALTTO"})
 
 
 def split_tokens(text: str) -> Iterator[tuple[str, str, int]]:

@@ -32,7 +32,7 @@ from pipeline.parse.render_objects import ZONES, _stat, article, descriptor, is_
 
 #: extra keys a grammar alternative accounts for (anything else fails the round trip)
 KEYS = frozenset(("objects", "zone", "counter", "words", "form", "comparison", "negated", "event", "cond",
-                  "duration", "keywords", "mana", "qualifiers", "or", "color", "how"))
+                  "duration", "keywords", "mana", "qualifiers", "or", "color", "how", "step"))
 #: literal words that the transformer reads into ``comparison``/``negated`` instead of the form
 _MORE = frozenset(("more", "greater", "higher"))
 _LESS = frozenset(("less", "fewer", "lower"))
@@ -53,7 +53,7 @@ _WORD_TERMS = frozenset(("COLOR", "CARDTYPE", "SUPERTYPE", "SUBTYPE"))
 #: symbols an alternative may hold; ``posts``: a repetition of ``obj_post`` (its helper rule)
 _SYMS = frozenset(("obj", "zone", "counter_kind", "number", "count", "quantity", "SELF", "dwords", "dlist",
                    "event", "cond", "duration", "keyword_simple", "mana_syms", "ORV", "posts", "dl_sep",
-                   "stat_word", "this_way_verb")) | _WORD_TERMS
+                   "stat_word", "this_way_verb", "step_time")) | _WORD_TERMS
 #: participles of grammar rule ``this_way_verb`` ("if a creature card is milled this way", CR 608.2c);
 #: other values of ``extra.how`` name the literal wording of their alternative ("put_into", "returned")
 _THIS_WAY = frozenset(("countered", "revealed", "exiled", "discarded", "milled", "sacrificed", "destroyed",
@@ -76,6 +76,7 @@ def _grammar():
     parser = get_parser()
     table = literal_table()
     lit = {t.name: t.pattern.value for t in parser.terminals if t.name in table.literal_types}
+    lit["DEALTTO"] = "dealt"  # the lexer's lookahead terminal of the word "dealt" (conditions.lark)
     post_helpers = set()
     for r in parser.rules:
         names = [s.name for s in r.expansion]
@@ -163,7 +164,7 @@ def _fits(a: A.Action, seq, dist, literals) -> bool:
     if (a.amount is not None) != (n_amount == 1) or n_amount > 1:
         return False
     for key, sym in (("counter", "counter_kind"), ("event", "event"), ("cond", "cond"), ("duration", "duration"),
-                     ("keywords", "keyword_simple"), ("mana", "mana_syms"), ("or", "ORV")):
+                     ("keywords", "keyword_simple"), ("mana", "mana_syms"), ("or", "ORV"), ("step", "step_time")):
         if (key in a.extra) != (sym in syms):
             return False
     how = a.extra.get("how")
@@ -358,6 +359,8 @@ def _write(a: A.Action, seq) -> str:
             out.append(symbols(a.extra["mana"]))
         elif s in ("event", "cond", "duration"):
             out.append(render(a.extra[s]))
+        elif s == "step_time":  # "… or at the beginning of your upkeep": the event:step Action
+            out.append(render(a.extra["step"]))
         else:  # pragma: no cover - _fits admits only the symbols above
             raise NotRendered(f"alternative:{s}")
     for i, w in enumerate(out):

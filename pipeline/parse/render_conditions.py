@@ -161,13 +161,89 @@ def _compared(a: A.Action) -> str:
     return f"{amount_number(a.amount)} {_COMPARE_WORDS[cmp.comparator]}"
 
 
+#: what "there are N or more … among …" counts (statics.lark cd_card_types; the form words): card
+#: types (delirium, CR 205.2a) or mana values (CR 202.3)
+AMONG = {("card", "type"): "card types", ("mana", "value"): "mana values"}
+
+
 @_renders_condition("condition:card_types_among")
 def render_card_types_among(a: A.Action, **_) -> str:
-    """"there are four or more card types among cards in your graveyard" (delirium, CR 207.2c)."""
+    """"there are four or more card types among cards in your graveyard" (delirium, CR 207.2c),
+    "there are five or more mana values among cards in your graveyard" (CR 202.3)."""
     extra_keys(a, {"form"})
-    if a.extra.get("form") != ["card", "type"] or a.obj is None or a.amount is None:
+    what = AMONG.get(tuple(a.extra.get("form") or ()))
+    if what is None or a.obj is None or a.amount is None:
         raise NotRendered(a.verb)
-    return f"there are {amount_number(a.amount)} or more card types among {render(a.obj)}"
+    return f"there are {amount_number(a.amount)} or more {what} among {render(a.obj)}"
+
+
+def _no_fields(a: A.Action, *, obj: bool = False, amount: bool = False, keys: frozenset = frozenset()) -> None:
+    """NotRendered unless ``a`` has exactly the fields named (an obj, an amount, extra ``keys``)."""
+    extra_keys(a, set(keys))
+    if (a.obj is not None) != obj or (a.amount is not None) != amount or set(a.extra) != set(keys):
+        raise NotRendered(a.verb)
+
+
+# Conditions of statics.lark whose verb names one grammar alternative (transform_statics ``_cond``:
+# the verb holds the comparison, the number is ``amount``; CR 107.1 counts in words)
+
+@_renders_condition("condition:opponents")
+def render_opponents(a: A.Action, **_) -> str:
+    """"you have two or more opponents" (statics.lark cd_opponents; CR 102.2: a multiplayer game)."""
+    _no_fields(a, amount=True)
+    return f"you have {amount_number(a.amount)} or more opponents"
+
+
+@_renders_condition("condition:opp_graveyard_size")
+def render_opp_graveyard_size(a: A.Action, **_) -> str:
+    """"an opponent has seven or more cards in their graveyard" (statics.lark cd_opp_graveyard)."""
+    _no_fields(a, amount=True)
+    return f"an opponent has {amount_number(a.amount)} or more cards in their graveyard"
+
+
+@_renders_condition("condition:control_exactly")
+def render_control_exactly(a: A.Action, **_) -> str:
+    """"you control exactly one creature" (statics.lark cd_control_exactly; ``words``: the type words)."""
+    _no_fields(a, amount=True, keys=frozenset({"words"}))
+    words = a.extra["words"]
+    from pipeline.parse.lexicon import is_object_word
+
+    if not words or not all(is_object_word(w) for w in words):
+        raise NotRendered(a.verb)
+    return f"you control exactly {amount_number(a.amount)} {descriptor(words)}"
+
+
+@_renders_condition("condition:exact_counters")
+def render_exact_counters(a: A.Action, **_) -> str:
+    """"there is exactly one tide counter on ~" / "there are exactly three …" (statics.lark
+    cd_exact_counters; the counter kind, CR 122.1)."""
+    from pipeline.parse.lexicon import is_counter_kind
+
+    _no_fields(a, obj=True, amount=True, keys=frozenset({"counter"}))
+    kind, n = a.extra["counter"], a.amount
+    if not is_counter_kind(kind) or n.kind != "fixed" or n.value is None or n.ref is not None:
+        raise NotRendered(a.verb)
+    one = n.value == 1
+    return (f"there {'is' if one else 'are'} exactly {amount_number(n)} {kind} "
+            f"{'counter' if one else 'counters'} on {render(a.obj)}")
+
+
+@_renders_condition("condition:more_cards_in_hand_than_each_opponent")
+def render_more_cards(a: A.Action, **_) -> str:
+    """"you have more cards in hand than each opponent" (statics.lark cd_more_cards)."""
+    _no_fields(a)
+    return "you have more cards in hand than each opponent"
+
+
+@_renders_condition("condition:and")
+def render_and(a: A.Action, **_) -> str:
+    """"an opponent controls a Swamp and you control a Plains" (conditions.lark
+    cd2_opp_controls_and: ``extra.conds``, both conditions must be true, CR 608.2c)."""
+    _no_fields(a, keys=frozenset({"conds"}))
+    conds = a.extra["conds"]
+    if len(conds) != 2 or not all(isinstance(c, A.Action) and c.verb.startswith("condition:") for c in conds):
+        raise NotRendered(a.verb)
+    return " and ".join(render(c) for c in conds)
 
 
 @_renders_condition("condition:werewolf")

@@ -467,9 +467,10 @@ def _search_zones(zone) -> str:
 @renders_verb("condition:searched")
 def render_searched(a: A.Action, **_) -> str:
     """"If you search your library this way, shuffle." (CR 701.23: a search of library and
-    graveyard shuffles only when the library was searched)."""
-    extra_keys(a, set())
-    if a.obj is not None or a.amount is not None:
+    graveyard shuffles only when the library was searched); ``form`` the words that tell it from
+    conditions.lark's "you searched your/a library this way" (g-triggers hook)."""
+    extra_keys(a, {"form"})
+    if a.obj is not None or a.amount is not None or a.extra.get("form") not in (None, ["search", "your"]):
         raise NotRendered(a.verb)
     return "you search your library this way"
 

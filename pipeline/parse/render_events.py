@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from pipeline.parse import ast as A
-from pipeline.parse.render import NotRendered, render, renders_verb_prefix
+from pipeline.parse.render import NotRendered, render, renders_verb, renders_verb_prefix
 from pipeline.parse.render_alternatives import render_alternative
 
 
@@ -66,3 +66,16 @@ def render_event(a: A.Action, **_) -> str:
                          extra={k: v for k, v in a.extra.items() if k != "during"}, text="")
         return render_event(inner) + " during " + period
     return render_alternative(a, ("ev_" + a.verb.split(":", 1)[1],))
+
+
+@renders_verb("event:roll_chaos")
+def render_roll_chaos(a: A.Action, **_) -> str:
+    """"Whenever you roll {CHAOS}" (CR 107.12, 901.9b: the planar die's chaos symbol; the
+    transformer reads no other symbol into this verb)."""
+    from pipeline.parse.render import extra_keys
+
+    extra_keys(a, set())
+    if a.obj is None or a.amount is not None:
+        raise NotRendered("Action:event:roll_chaos")
+    who = render(a.obj, role="subject")
+    return f"{who} {'roll' if who == 'you' else 'rolls'} {{CHAOS}}"

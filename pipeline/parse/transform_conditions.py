@@ -72,6 +72,7 @@ CONDITIONS = (
     "searched", "shares_type", "stat", "there_are", "win", "would_put",
     "gift_promised", "evidence_collected", "descended", "no_monarch", "left",
     "starting_player", "initiative", "this_turn", "put_this_turn", "control_count",
+    "played_land", "whose_turn", "dealt_damage_to",
 )
 
 #: Event rule names (without ``ev_``) defined in conditions.lark → verb ``event:<name>``.
@@ -152,12 +153,24 @@ class ConditionRules(Transformer):
             elif isinstance(c, Token):
                 if c.type == "ORV":
                     act.extra["or"] = True  # "… or there is …": two conditions / events joined (lexer ORV)
-                elif c.type not in ("PT", "QUOTED", "REST"):
+                elif c.type not in ("PT", "QUOTED", "REST", "DEALTTO"):  # DEALTTO: the word "dealt" (lexer)
                     words.append(str(c).lower())
             elif isinstance(c, str) and c.split(":")[0] in ZONES:
                 act.extra.setdefault("zone", c)  # a zone (objects.lark z_* rules)
             elif isinstance(c, str):
                 quals.extend(T._quals([c]))  # an object post-modifier (obj_post) of the listed words
+        for c in ch:
+            if isinstance(c, T._StepTime):
+                # "When you planeswalk to ~ or at the beginning of your upkeep" (CR 603.2): the step
+                # as the event:step Action of ev_step (its Step/StepOwner enums), in ``extra.step``
+                act.extra.pop(c.name, None)
+                step = A.Action("event:step", extra={"step": " ".join(c.text.lower().split()), **c.extra},
+                                text=c.text)
+                act.extra["step"] = step
+        if isinstance(act.extra.get("keyword"), A.Keyword):
+            # "if enchanted creature has flying" (grammar keyword_simple, CR 702): one keyword, as
+            # the list ``extra.keywords`` that a keyword_simple symbol of an alternative stands for
+            act.extra["keywords"] = [act.extra.pop("keyword")]
         dur = act.extra.get("text")
         if isinstance(dur, A.Text) and dur.text.lower().startswith(("this turn", "until ", "for as long")):
             act.extra["duration"] = act.extra.pop("text")  # a duration (common.lark) of the condition
@@ -223,7 +236,10 @@ class ConditionRules(Transformer):
         act = self._cond_action("condition:does", meta, ch)
         words = self._low(meta).split()
         act.obj = A.Obj("a", None, ["player"], self._t(meta)[:len("a player")])
-        act.extra["words"] = words[2:]
+        if words[2:] != ["does"]:
+            # "a player doesn't" / "does either": no alternative of cd_does holds these words; kept
+            # in ``words`` so that they do not round-trip as "a player does"
+            act.extra["words"] = words[2:]
         return act
 
     def cd2_this_way(self, meta, ch):
@@ -422,6 +438,16 @@ class ConditionRules(Transformer):
         return A.Sentence(_tr()._clauses(ch[-1]), condition=cond)
 
     # ------------------------------------------------------------ then if, during (CR 608.2c)
+    def s_then_if_after(self, meta, ch):
+        """"Then <effect> if <cond>." (CR 608.2c): ``s_if_after`` whose joins begin with "then"
+        (``s_then``): the condition follows the effect (``extra.after``)."""
+        T = _tr()
+        s = T.ToAst.s_if_after(self, meta, ch)
+        n = len(s.effects) - (1 if s.effects and isinstance(s.effects[-1], A.WhereX) else 0)
+        if len(s.joins) == n - 1:
+            s.joins = ["then"] + s.joins
+        return s
+
     def lead_then_if(self, meta, ch):
         return ch[0]
 
@@ -442,7 +468,8 @@ class ConditionRules(Transformer):
         return self._cond_action("condition:mana_spent", meta, ch)
 
     def cd_tribute_not_paid(self, meta, ch):  # CR 702.104b
-        return A.Action("condition:tribute_not_paid", text=self._t(meta))
+        # the negation "wasn't" is ``extra.negated`` (the rule's own word), as in every condition
+        return self._cond_action("condition:tribute_not_paid", meta, ch)
 
     def _simple_cond(name):  # noqa: N805
         def f(self, meta, ch):
