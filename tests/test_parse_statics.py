@@ -756,10 +756,59 @@ ROUND_TRIP_6 = [
 ]
 
 
-RENDERED_BY_VERB = ROUND_TRIP_4 + ROUND_TRIP_5 + ROUND_TRIP_6
+# rules-modifying statics whose verbs gained a renderer (g-statics, issue 13)
+ROUND_TRIP_7 = [
+    ("Mindlock Orb", "Players can't search libraries.", "cant_search"),                                 # CR 701.23
+    ("Stranglehold", "Your opponents can't search libraries.", "cant_search"),
+    ("Transguild Courier", "is all colors.", "all_colors"),                                             # CR 105.2
+    ("Leyline of the Guildpact", "Each nonland permanent you control is all colors.", "all_colors"),
+    ("Amorphous Axe", "gets +3/+0 and is every creature type", "every_creature_type"),                 # CR 205.3m
+    ("Tatterkite", "can't have counters put on it", "cant_have_counters"),                              # CR 122.1
+    ("Aether Storm", "Creature spells can't be cast.", "cant_be_cast"),                                 # CR 601.3
+    ("Meddling Mage", "Spells with the chosen name can't be cast.", "cant_be_cast"),
+    ("Captive Audience", "under the control of an opponent of your choice", "enters_under_opp"),        # CR 110.2b
+    ("Field of Dreams", "Players play with the top card of their libraries revealed.", "play_top_revealed"),
+    ("Torpor Orb", "Creatures entering don't cause abilities to trigger.", "entering_doesnt_trigger"),  # CR 603.6a
+    ("Fruitcake Elemental", "is indestructible.", "indestructible"),                                   # CR 702.12
+    ("Winter Orb", "players can't untap more than one land during their untap steps", "untap_limit"),   # CR 502.3
+    ("Damping Field", "Players can't untap more than one artifact during their untap steps.", "untap_limit"),
+    ("Omen Machine", "Players can't draw cards.", "cant_draw"),                                         # CR 121.1
+    ("Narset, Parter of Veils", "Each opponent can't draw more than one card each turn.", "cant_draw"),
+    ("Thought Devourer", "Your maximum hand size is reduced by four.", "max_hand_size_reduced"),        # CR 402.2
+    ("Trusted Advisor", "Your maximum hand size is increased by two.", "max_hand_size_increased"),
+    ("Phyrexian Unlife", "You don't lose the game for having 0 or less life.", "dont_lose_game_for_life"),  # CR 104.3b
+    ("Pact Weapon", "you don't lose the game for having 0 or less life", "dont_lose_game"),
+    ("Thousand-Year Elixir", "as though those creatures had haste", "activate_as_haste"),                # CR 302.6
+    ("Dueling Grounds", "No more than one creature can attack each combat.", "max_one_attacker"),       # CR 508.1c
+    ("Dueling Grounds", "No more than one creature can block each combat.", "max_one_blocker"),         # CR 509.1b
+    ("Leviathan", "enters tapped and doesn't untap during your untap step", "enters_tapped_no_untap"),  # CR 614.1c
+    ("Thassa, God of the Sea", "As long as your devotion to blue is less than five", "is_not"),        # CR 700.5a
+    ("Pharika, God of Affliction", "your devotion to black and green is less than seven", "condition:devotion_less_than"),
+    ("Daretti, Scrap Savant", "can be your commander", "can_be_commander"),                           # CR 903.3d
+    ("Scuttlemutt", "becomes the color or colors of your choice until end of turn", "becomes_color"),   # CR 105.3
+    ("Prismatic Lace", "Target permanent becomes the color or colors of your choice.", "becomes_color"),
+    ("Pyromancer's Swath", "it deals that much damage plus 2 to that permanent or player instead", "damage_plus"),  # CR 614.1a
+    ("Tok-Tok, Volcano Born", "it deals that much damage plus 1 to that player instead", "damage_plus"),
+    ("Sylvan Advocate", "and land creatures you control get +2/+2", "pump"),  # an object list takes a plural verb
+]
 
 
-@pytest.mark.parametrize("name,fragment,verb", RENDERED_BY_VERB, ids=[r[0] for r in RENDERED_BY_VERB])
+def test_restriction_card_types_and_counts_are_structured():
+    """The card type of "can't untap more than one land" / "… artifact" and of "No more than one creature
+    can attack" is a lexicon word of the AST (CR 502.3, 508.1c), not only in the text."""
+    def act(name, fragment, verb):
+        return next(n for n in ability(name, fragment).body.walk() if isinstance(n, A.Action) and n.verb == verb)
+    assert act("Winter Orb", "untap more than one land", "untap_limit").extra["words"] == ["land"]
+    assert act("Damping Field", "untap more than one artifact", "untap_limit").extra["words"] == ["artifact"]
+    assert act("Dueling Grounds", "can attack each combat", "max_one_attacker").extra["words"] == ["creature"]
+    assert act("Leviathan", "doesn't untap", "enters_tapped_no_untap").extra["untap_step"] == "your"
+    assert act("Pharika, God of Affliction", "devotion", "condition:devotion_less_than").extra["colors"] == ["black", "green"]
+
+
+RENDERED_BY_VERB = ROUND_TRIP_4 + ROUND_TRIP_5 + ROUND_TRIP_6 + ROUND_TRIP_7
+
+
+@pytest.mark.parametrize("name,fragment,verb", RENDERED_BY_VERB, ids=[f"{r[0]}:{r[2]}:{r[1][:16]}" for r in RENDERED_BY_VERB])
 def test_rendered_continuous_and_replacement_effects(name, fragment, verb):
     """Each line round-trips and its AST holds the Action verb the renderer read."""
     a = ability(name, fragment)

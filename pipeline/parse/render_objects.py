@@ -485,6 +485,8 @@ def is_plural(obj) -> bool:
         return False
     if obj.qualifiers[:1] == ["list_and"]:  # "target creature and target land" (two objects)
         return True
+    if "and" in obj.qualifiers and obj.qualifiers[:1] != ["each_of"]:
+        return True  # "~ and other Vampire creatures you control" (an object list, CR 608.2c: two subjects)
     if obj.qualifiers[:1] == ["n_of"]:  # "one of them" / "two of them"
         return not (obj.count is not None and obj.count.kind == "fixed" and obj.count.value == 1)
     if obj.quantifier in ("them", "all", "all_other", "those", "other", "both"):  # singular: "another"

@@ -620,3 +620,207 @@ def render_cant_lose(a: A.Action, **_) -> str:
     if who != "you" or a.obj is not None or a.amount is not None:
         raise NotRendered("Action:cant_lose_opponents_cant_win")
     return "you can't lose the game and your opponents can't win the game"
+
+
+# ------------------------------------------------------------ rules-modifying predicates with one wording
+#: verb → (predicate after a singular subject, after a plural one; None: that number is not read by
+#: the grammar). No object, amount or extra field is read, so any set one fails the round trip.
+FIXED_PREDICATES = {
+    "cant_search": ("can't search libraries", "can't search libraries"),  # CR 701.23 (search)
+    "all_colors": ("is all colors", None),  # CR 105.2 (an object can be all five colors)
+    "every_creature_type": ("is every creature type", None),  # CR 205.3m, 702.73a (changeling's wording)
+    "cant_have_counters": ("can't have counters put on it", None),  # CR 122.1
+    "cant_be_cast": ("can't be cast", "can't be cast"),  # CR 601.3
+    "enters_under_opp": ("enters under the control of an opponent of your choice", None),  # CR 110.2b
+    "play_top_revealed": (None, "play with the top card of their libraries revealed"),  # CR 401.5
+    "entering_doesnt_trigger": (None, "entering don't cause abilities to trigger"),  # CR 603.6a, 603.2
+    "indestructible": ("is indestructible", None),  # CR 702.12 (the older wording of the keyword)
+}
+
+
+@renders_verb(*FIXED_PREDICATES)
+def render_fixed_predicate(a: A.Action, **_) -> str:
+    """"Players can't search libraries", "~ is all colors", "Creature spells can't be cast", "Players play
+    with the top card of their libraries revealed", "Creatures entering don't cause abilities to trigger"."""
+    extra_keys(a, set())
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    who, plural = _subject(a)
+    pred = FIXED_PREDICATES[a.verb][plural]
+    if pred is None:
+        raise NotRendered(f"Action:{a.verb}:{'plural' if plural else 'singular'}")
+    return f"{who} {pred}"
+
+
+@renders_verb("untap_limit")
+def render_untap_limit(a: A.Action, **_) -> str:
+    """"Players can't untap more than one creature during their untap steps" (CR 502.3: an effect
+    limiting what untaps; the card type from the lexicon)."""
+    extra_keys(a, {"words", "comparison"})
+    cmp = a.extra.get("comparison")
+    words = a.extra.get("words") or []
+    if (not isinstance(cmp, A.Comparison) or cmp.comparator != ">" or cmp.amount is not None or len(words) != 1
+            or a.obj is not None or a.amount is not None):
+        raise NotRendered("Action:untap_limit")
+    who, plural = _subject(a)
+    if not plural:
+        raise NotRendered("Action:untap_limit:singular")
+    return f"{who} can't untap more than one {descriptor(words)} during their untap steps"
+
+
+@renders_verb("cant_draw")
+def render_cant_draw(a: A.Action, **_) -> str:
+    """"Players can't draw cards", "Each opponent can't draw more than one card each turn" (CR 121.1;
+    the limit is the comparison and the form the grammar kept)."""
+    extra_keys(a, {"comparison", "form"})
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:cant_draw")
+    who, _ = _subject(a)
+    cmp, form = a.extra.get("comparison"), a.extra.get("form")
+    if cmp is None and form is None:
+        return f"{who} can't draw cards"
+    if (isinstance(cmp, A.Comparison) and cmp.comparator == ">" and cmp.amount is None
+            and form == ["one", "each", "turn"]):
+        return f"{who} can't draw more than one card each turn"
+    raise NotRendered("Action:cant_draw:form")
+
+
+@renders_verb("max_hand_size_reduced", "max_hand_size_increased")
+def render_max_hand_size(a: A.Action, **_) -> str:
+    """"Your maximum hand size is reduced by four" / "increased by one" (CR 402.2)."""
+    from pipeline.parse.render_objects import amount_number
+
+    extra_keys(a, set())
+    if a.subject is not None or a.obj is not None or a.amount is None:
+        raise NotRendered(f"Action:{a.verb}")
+    how = "reduced" if a.verb.endswith("reduced") else "increased"
+    return f"your maximum hand size is {how} by {amount_number(a.amount)}"
+
+
+@renders_verb("dont_lose_game_for_life", "dont_lose_game")
+def render_dont_lose_game(a: A.Action, **_) -> str:
+    """"You don't lose the game for having 0 or less life" (CR 104.3b, 119.6: the state-based action
+    replaced); the number in digits (life, CR 119)."""
+    from pipeline.parse.render_objects import amount_number
+
+    extra_keys(a, {"comparison", "negated"} if a.verb == "dont_lose_game" else set())
+    cmp = a.extra.get("comparison")
+    amount = a.amount
+    if a.verb == "dont_lose_game":  # the generic builder: the comparison holds the number
+        if (not isinstance(cmp, A.Comparison) or cmp.comparator != "<=" or cmp.amount is not amount
+                or a.extra.get("negated") is not True):
+            raise NotRendered("Action:dont_lose_game:comparison")
+    if a.obj is not None or amount is None:
+        raise NotRendered(f"Action:{a.verb}")
+    who, plural = _subject(a)
+    verb = "don't" if plural else "doesn't"
+    return f"{who} {verb} lose the game for having {amount_number(amount, words=False)} or less life"
+
+
+@renders_verb("activate_as_haste")
+def render_activate_as_haste(a: A.Action, **_) -> str:
+    """"You may activate abilities of creatures you control as though those creatures had haste"
+    (CR 302.6, 702.10: the summoning-sickness rule waived for {T} abilities)."""
+    from pipeline.parse.render_effects import _obj
+
+    extra_keys(a, {"optional"})
+    if a.extra.get("optional") is not True or a.amount is not None:
+        raise NotRendered("Action:activate_as_haste")
+    who, _ = _subject(a)
+    return f"{who} may activate abilities of {_obj(a)} as though those creatures had haste"
+
+
+@renders_verb("max_one_attacker", "max_one_blocker")
+def render_max_one(a: A.Action, **_) -> str:
+    """"No more than one creature can attack each combat" / "… can block …" (CR 508.1c, 509.1b);
+    the card type from the lexicon."""
+    extra_keys(a, {"words"})
+    words = a.extra.get("words") or []
+    if len(words) != 1 or a.subject is not None or a.obj is not None or a.amount is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    what = "attack" if a.verb.endswith("attacker") else "block"
+    return f"no more than one {descriptor(words)} can {what} each combat"
+
+
+@renders_verb("is_not")
+def render_is_not(a: A.Action, **_) -> str:
+    """"~ isn't a creature" (a type-removing effect, CR 205.1a, 613.1d: Theros gods under their
+    devotion), "… aren't creatures"; the type words from the lexicon."""
+    from pipeline.parse.render_objects import article
+
+    extra_keys(a, {"words", "form"})
+    words = a.extra.get("words") or []
+    form = a.extra.get("form") or []
+    if not words or a.obj is not None or a.amount is not None or not set(form) <= {"isn't", "aren't"}:
+        raise NotRendered("Action:is_not")
+    who, plural = _subject(a)
+    if plural or form != ["isn't"]:
+        raise NotRendered("Action:is_not:plural")
+    kind = descriptor(list(words))
+    return f"{who} isn't {article(kind)} {kind}"
+
+
+@renders_verb("can_be_commander")
+def render_can_be_commander(a: A.Action, **_) -> str:
+    """"~ can be your commander" (CR 903.3d: a permission to be chosen as a commander)."""
+    extra_keys(a, set())
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:can_be_commander")
+    who, plural = _subject(a)
+    if plural:
+        raise NotRendered("Action:can_be_commander:plural")
+    return f"{who} can be your commander"
+
+
+@renders_verb("becomes_color")
+def render_becomes_color(a: A.Action, **_) -> str:
+    """"Target creature becomes the color or colors of your choice [until end of turn]" (CR 105.3: a
+    color-changing effect, CR 613.1e)."""
+    from pipeline.parse.render_effects import subject_verb
+
+    extra_keys(a, {"duration"})
+    if a.subject is None or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:becomes_color")
+    return f"{subject_verb(a, 'become', 'becomes')} the color or colors of your choice{_duration_tail(a)}"
+
+
+@renders_verb("damage_plus")
+def render_damage_plus(a: A.Action, **_) -> str:
+    """"it deals that much damage plus 2 to that permanent or player instead" (CR 614.1a: a
+    replacement that adds to the damage, CR 120.3); the number in digits (damage, CR 120)."""
+    from pipeline.parse.render_effects import _obj, instead_tail, subject_verb
+    from pipeline.parse.render_objects import amount_number
+
+    extra_keys(a, {"instead"})
+    if a.subject is None or a.amount is None or a.extra.get("instead") is not True:
+        raise NotRendered("Action:damage_plus")
+    return (f"{subject_verb(a, 'deal', 'deals')} that much damage plus {amount_number(a.amount, words=False)} "
+            f"to {_obj(a)}{instead_tail(a)}")
+
+
+@renders_verb("condition:devotion_less_than")
+def render_devotion_less_than(a: A.Action, **_) -> str:
+    """"your devotion to black is less than five", "… to black and green is less than seven" (CR 700.5a:
+    devotion to one or two colors)."""
+    from pipeline.parse.lexicon import COLORS
+    from pipeline.parse.render_objects import amount_number
+
+    extra_keys(a, {"colors"})
+    colors = a.extra.get("colors") or []
+    if (not 1 <= len(colors) <= 2 or any(c not in COLORS for c in colors) or a.amount is None
+            or a.obj is not None or a.subject is not None):
+        raise NotRendered(a.verb)
+    return f"your devotion to {' and '.join(colors)} is less than {amount_number(a.amount)}"
+
+
+@renders_verb("enters_tapped_no_untap")
+def render_enters_tapped_no_untap(a: A.Action, **_) -> str:
+    """"~ enters tapped and doesn't untap during your untap step" (CR 614.1c, 502.3)."""
+    extra_keys(a, {"untap_step"})
+    if a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:enters_tapped_no_untap")
+    who, plural = _subject(a)
+    step = UNTAP_STEPS.get((a.extra.get("untap_step"), plural))
+    if plural or step is None:
+        raise NotRendered("Action:enters_tapped_no_untap:step")
+    return f"{who} enters tapped and doesn't untap during {step}"

@@ -133,7 +133,11 @@ class StaticRules(Transformer):
         return _tr()._Quant(name, _first(ch, A.Amount))
 
     def st_colors(self, meta, ch):
-        return [str(c).lower() for c in ch if isinstance(c, Token) and c.type == "COLOR"]
+        """"black and green" → ``["black", "green"]`` (CR 700.5a: devotion to two colors); an "or" between
+        them is kept as a list entry (not a color: no renderer writes it)."""
+        self._form_used = True
+        colors = [str(c).lower() for c in ch if isinstance(c, Token) and c.type == "COLOR"]
+        return colors if "or" not in self._lits else colors[:1] + ["or"] + colors[1:]
 
     # ------------------------------------------------------------ conditions
     def _cond(self, name, meta, ch, **extra):
@@ -282,7 +286,10 @@ class StaticRules(Transformer):
         return A.Action("cost_more", extra={"mana": syms, "per": "target_beyond_first"}, text=self._t(meta))
 
     def a_enters_tapped_no_untap(self, meta, ch):
-        return A.Action("enters_tapped_no_untap", extra={"untap_step": self._low(meta).split(" during ", 1)[1]},
+        """"~ enters tapped and doesn't untap during your untap step" (CR 614.1c, 502.3) →
+        ``Action(enters_tapped_no_untap, extra.untap_step)`` (whose untap step: :class:`_UntapStep`)."""
+        self._form_used = True  # ("doesn't" agrees with the subject)
+        return A.Action("enters_tapped_no_untap", extra={"untap_step": str(_first(ch, _UntapStep))},
                         text=self._t(meta))
 
     def a_cost_less_per_counter(self, meta, ch):  # CR 601.2f
@@ -402,7 +409,8 @@ class StaticRules(Transformer):
 
     def st_one_attacker(self, meta, ch):  # CR 508.1c / 509.1b restriction
         low = self._low(meta)
-        return self._sentence("max_one_" + ("attacker" if " attack " in low else "blocker"), meta, ch)
+        card_type = [str(c).lower() for c in ch if isinstance(c, Token) and c.type == "CARDTYPE"]
+        return self._sentence("max_one_" + ("attacker" if " attack " in low else "blocker"), meta, ch, words=card_type)
 
     def st_dont_lose_game(self, meta, ch):  # CR 104.3b exception (Lich)
         return A.Sentence([A.Action("dont_lose_game_for_life", subject=A.Obj("you", None, [], "you"),
