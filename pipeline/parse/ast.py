@@ -406,7 +406,7 @@ class TypesAmong(Obj):
 # --------------------------------------------------------------------------- amounts and mana
 @dataclass
 class Amount(Node):
-    """A quantity. kind: fixed|x|equal_to|for_each|that_many|that_much|one_to|any|up_to|other.
+    """A quantity. kind: fixed|x|equal_to|for_each|that_many|that_much|one_to|any|up_to|all|other (all: "move all counters from …", CR 122.5).
 
     fixed → ``value`` int; x → ``variable`` "X" (defined elsewhere by a :class:`WhereX`,
     CR 107.3); equal_to / for_each → ``ref`` holds what is counted (an :class:`Obj`,

@@ -74,10 +74,23 @@ def render_put_counters(a: A.Action, **_) -> str:
     """"put a +1/+1 counter on target creature", "you may put a charge counter on ~", "put a
     number of +1/+1 counters on it equal to its power", "put a +1/+1 counter on each creature you
     control for each …" (CR 122.6)."""
-    extra_keys(a, {"counter", "optional", "for_each", "instead", "duration", "counters", "also"})
+    extra_keys(a, {"counter", "optional", "for_each", "instead", "duration", "counters", "also", "those",
+                   "equal_first"})
     if a.obj is None:
         raise NotRendered("Action:put_counters:no_obj")
     verb = _subject_verb(a, "put", "puts")
+    if "those" in a.extra:  # "put its counters on …", "put those +1/+1 counters on ~" (CR 122.1)
+        kind = a.extra.get("counter")
+        if a.extra["those"] not in ("its", "those") or a.amount is not None or set(a.extra) - {"counter", "those", "optional"}:
+            raise NotRendered("Action:put_counters+those")
+        word = counter_word(kind) + " " if kind else ""
+        return f"{verb} {a.extra['those']} {word}counters on {render(a.obj)}"
+    if a.extra.get("equal_first") is True:  # "put a number of +1/+1 counters equal to its power on ~"
+        if a.amount is None or a.amount.kind != "equal_to" or set(a.extra) - {"counter", "equal_first", "optional"}:
+            raise NotRendered("Action:put_counters+equal_first")
+        return f"{verb} a number of {counter_word(a.extra.get('counter'))} counters equal to {quantity(a.amount)} on {render(a.obj)}"
+    if "equal_first" in a.extra:
+        raise NotRendered("Action:put_counters+equal_first")
     also = a.extra.get("also")
     if also is not None:  # "… on it and a +1/+1 counter on up to one other target creature"
         if not isinstance(also, A.Action) or also.verb != "put_counters" or set(also.extra) != {"counter"} \
@@ -99,7 +112,16 @@ def render_put_counters(a: A.Action, **_) -> str:
 @renders_verb("remove_counters")
 def render_remove_counters(a: A.Action, **_) -> str:
     """"remove a +1/+1 counter from target creature" (CR 122)."""
-    extra_keys(a, {"counter", "optional", "instead"})
+    extra_keys(a, {"counter", "optional", "instead", "those"})
+    if "those" in a.extra:  # "remove those counters", "remove them all", "remove all of them" (CR 122.1)
+        kind = a.extra.get("counter")
+        which = a.extra["those"]
+        if a.obj is not None or a.amount is not None or which not in ("those", "all_of_them", "them_all", "them") \
+                or (kind and which != "those"):
+            raise NotRendered("Action:remove_counters+those")
+        what = {"those": f"those {counter_word(kind) + ' ' if kind else ''}counters", "all_of_them": "all of them",
+                "them_all": "them all", "them": "them"}[which]
+        return f"{_subject_verb(a, 'remove', 'removes')} {what}" + _instead(a)
     if a.obj is None:
         raise NotRendered("Action:remove_counters:no_obj")
     # "… remove that many eyestalk counters from it instead" (CR 614.1a)
@@ -130,7 +152,11 @@ def render_move_counters(a: A.Action, **_) -> str:
     extra_keys(a, {"optional", "counter", "onto"})
     if a.obj is None or not isinstance(a.extra.get("onto"), A.Node):
         raise NotRendered("Action:move_counters")
-    what = counters(a.amount, a.extra.get("counter"))
+    if a.amount is not None and a.amount.kind == "all" and a.amount.ref is None:  # "move all counters from …"
+        kind = a.extra.get("counter")
+        what = f"all {counter_word(kind) + ' ' if kind else ''}counters"
+    else:
+        what = counters(a.amount, a.extra.get("counter"))
     return f"{_subject_verb(a, 'move', 'moves')} {what} from {render(a.obj)} onto {render(a.extra['onto'])}"
 
 
@@ -214,7 +240,8 @@ def render_counter_quantity(a: A.Action, **_) -> str:
     extra_keys(a, {"counter"})
     if a.obj is None or a.subject is not None or a.amount is not None:
         raise NotRendered("Action:quantity:counters")
-    return f"the number of {counter_word(a.extra.get('counter'))} counters on {render(a.obj)}"
+    kind = a.extra.get("counter")  # "" : "the number of counters on that creature" (any kind, CR 122.1)
+    return f"the number of {counter_word(kind) + ' ' if kind else ''}counters on {render(a.obj)}"
 
 
 @renders_verb("get_energy", "pay_energy")
@@ -250,7 +277,8 @@ def render_pump_for_each_counter(a: A.Action, **_) -> str:
     pt = a.extra.get("pt")
     if a.subject is None or a.obj is None or a.amount is not None or not isinstance(pt, str) or not _PT.match(pt):
         raise NotRendered("Action:pump_for_each_counter")
-    out = f"{_subject_verb(a, 'get', 'gets')} {pt} for each {counter_word(a.extra.get('counter'))} counter on {render(a.obj)}"
+    kind = a.extra.get("counter")  # "" : "for each counter on ~" (any kind, CR 122.1)
+    out = f"{_subject_verb(a, 'get', 'gets')} {pt} for each {counter_word(kind) + ' ' if kind else ''}counter on {render(a.obj)}"
     if "duration" in a.extra:
         out += " " + render(a.extra["duration"])
     return out
@@ -305,3 +333,29 @@ def render_enters_with_and(a: A.Action, **_) -> str:
         raise NotRendered("Action:enters_with_counters_and_abilities")
     return (f"{render(a.subject, role='subject')} enters with {counters(c.amount, c.counter)} on it and with "
             f"{ability_list(abilities)}")
+
+
+def with_counter_phrase(name: str, arg: str) -> str:
+    """An object's counters (CR 122.1), from its qualifier ``with_counter:<n>:<kind>:<it|them>`` /
+    ``without_counter:…``: "with a +1/+1 counter on it", "with a counter on it", "with two time counters
+    on them", "with +1/+1 counters on them" (n ``some``), "with counters on it", "with no counters on
+    it" (``no``), "with one or more counters on it" (``one_or_more``), "without a fate counter on it"."""
+    n, _, rest = arg.partition(":")
+    kind, _, pronoun = rest.partition(":")
+    if pronoun not in ("it", "them"):
+        raise NotRendered(f"Obj:post={name}")
+    word = counter_word(kind) + " " if kind else ""
+    head = "without" if name == "without_counter" else "with"
+    if n in ("some", "no", "one_or_more"):
+        if name != "with_counter":
+            raise NotRendered(f"Obj:post={name}")
+        lead = {"some": "", "no": "no ", "one_or_more": "one or more "}[n]
+        return f"with {lead}{word}counters on {pronoun}"
+    if not kind:
+        if n != "1":
+            raise NotRendered(f"Obj:post={name}")
+        return f"{head} a counter on {pronoun}"
+    amount = A.Amount("fixed", value=int(n)) if n.isdigit() else A.Amount("x", variable=n) if n == "X" else None
+    if amount is None or (name == "without_counter" and n != "1"):
+        raise NotRendered(f"Obj:post={name}")
+    return f"{head} {counters(amount, kind)} on {pronoun}"

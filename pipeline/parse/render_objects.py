@@ -390,21 +390,10 @@ def _post(q: str, words: list[str], prep: str | None = None, form: str | None = 
         if not all(is_keyword(k) for k in arg.split(",")):
             raise NotRendered(f"Obj:post={name}")
         return ("with " if name == "with_keyword" else "without ") + " and ".join(arg.split(","))
-    if name == "with_counter":  # "with a +1/+1 counter on it", "with a counter on it" (CR 122)
-        from pipeline.parse.render_counters import counters
+    if name in ("with_counter", "without_counter"):  # "with a +1/+1 counter on it" (CR 122): render_counters
+        from pipeline.parse.render_counters import with_counter_phrase
 
-        n, _, rest = arg.partition(":")
-        kind, _, pronoun = rest.partition(":")
-        if pronoun not in ("it", "them"):
-            raise NotRendered("Obj:post=with_counter")
-        if not kind:
-            if n != "1":
-                raise NotRendered("Obj:post=with_counter")
-            return f"with a counter on {pronoun}"
-        amount = A.Amount("fixed", value=int(n)) if n.isdigit() else A.Amount("x", variable=n) if n == "X" else None
-        if amount is None:
-            raise NotRendered("Obj:post=with_counter")
-        return f"with {counters(amount, kind)} on {pronoun}"
+        return with_counter_phrase(name, arg)
     if name in ("of_a", "of") and arg:
         # "abilities of an artifact source" / "abilities of artifacts" (CR 113.8: an ability's source)
         words = arg.split(",")

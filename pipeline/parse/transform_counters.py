@@ -44,6 +44,8 @@ class CounterRules(Transformer):
     def counter_kind(self, meta, ch):
         return _Counter(self._low(meta))
 
+    counter_kind_word = counter_kind
+
     def a_put_counters_for_each(self, meta, ch):
         """"put a +1/+1 counter on each creature you control for each …" (CR 122.6): the
         counted object is ``extra["for_each"]``, the per-object count stays the amount."""
@@ -151,6 +153,37 @@ class CounterRules(Transformer):
         a.amount = A.Amount("any", text="any number of")
         return a
 
+    # ------------------------------------------------------------ counters named by a pronoun
+    def a_put_those_counters(self, meta, ch):
+        """"put its counters on target creature you control" / "put those counters on ~" (CR 122.1,
+        603.10a) → ``put_counters`` with no amount, ``extra.those: its | those`` and the kind ("" any)."""
+        self._form_used = True
+        which = "its" if "its" in (w.lower() for w in self._raw_lits) else "those"
+        return A.Action("put_counters", obj=_first(ch, A.Obj), extra={"counter": _kind(ch), "those": which},
+                        text=self._t(meta))
+
+    def a_remove_those_counters(self, meta, ch):
+        """"remove those counters", "remove them all", "remove all of them" (the counters just named,
+        CR 122.1) → ``remove_counters`` with no object, ``extra.those``."""
+        self._form_used = True
+        raw = [w.lower() for w in self._raw_lits][1:]
+        which = {("those", "counters"): "those", ("all", "of", "them"): "all_of_them",
+                 ("them", "all"): "them_all", ("them",): "them"}.get(tuple(raw), "those")
+        return A.Action("remove_counters", extra={"counter": _kind(ch), "those": which}, text=self._t(meta))
+
+    def a_move_all_counters(self, meta, ch):
+        """CR 122.5: "move all counters from target creature onto another target creature" → ``move_counters``
+        with Amount ``all``."""
+        a = self.a_move_counters(meta, ch)
+        a.amount = A.Amount("all", text="all")
+        return a
+
+    def a_put_counters_equal_first(self, meta, ch):
+        """"put a number of +1/+1 counters equal to its power on up to one target creature" → ``put_counters``
+        with an equal_to amount and ``extra.equal_first`` (the amount written before the object)."""
+        return A.Action("put_counters", obj=_first(ch, A.Obj), amount=_first(ch, A.Amount),
+                        extra={"counter": _kind(ch), "equal_first": True}, text=self._t(meta))
+
     # ------------------------------------------------------------ objects with counters
     def _with_counter(self, ch, pronoun: str) -> str:
         amt = _first(ch, A.Amount)
@@ -166,6 +199,40 @@ class CounterRules(Transformer):
 
     def p_with_any_counter(self, meta, ch):
         return self._with_counter(ch, "it")
+
+    def _counters_q(self, name: str, n: str, ch) -> str:
+        """``<name>:<n>:<kind>:<it|them>`` (the pronoun from the literal words the rule matched)."""
+        self._form_used = True
+        pronoun = "them" if "them" in self._raw_lits else "it"
+        return f"{name}:{n}:{_kind(ch)}:{pronoun}"
+
+    def p_with_counters_some(self, meta, ch):
+        """"with +1/+1 counters on them", "with counters on it" (one or more, of that kind or any, CR 122.1).
+        "with no counters on it": the lexer reads a word before "counters" as a kind where it may, so
+        the determiners "no" ("with no counters on it") and "a" ("with a counter on it", one counter of
+        any kind) — never kinds, ``gen_counters.NOT_KINDS`` — arrive here as one."""
+        kind = _kind(ch)
+        if kind in ("no", "a", "an"):
+            self._form_used = True
+            n = "no" if kind == "no" else "1"
+            return f"with_counter:{n}::{'them' if 'them' in self._raw_lits else 'it'}"
+        if "counter" in (w.lower() for w in self._raw_lits):  # "with <kind> counter on it": no count (not Oracle wording)
+            return self._counters_q("with_counter", "?", ch)
+        return self._counters_q("with_counter", "some", ch)
+
+    def p_with_no_counters(self, meta, ch):
+        """"with no counters on it", "with no +1/+1 counters on it" (CR 122.1)."""
+        return self._counters_q("with_counter", "no", ch)
+
+    def p_with_one_or_more_counters(self, meta, ch):
+        """"with one or more counters on it", "with one or more +1/+1 counters on them" (CR 122.1)."""
+        return self._counters_q("with_counter", "one_or_more", ch)
+
+    def p_without_counter(self, meta, ch):
+        """"without a +1/+1 counter on it", "without a fate counter on it" (CR 122.1)."""
+        amt = _first(ch, A.Amount)
+        n = "1" if amt is None else (str(amt.value) if amt.value is not None else (amt.variable or amt.kind))
+        return self._counters_q("without_counter", n, ch)
 
     def qt_counters_on(self, meta, ch):
         """"the number of +1/+1 counters on ~" (CR 107.1): Amount(equal_to) of
