@@ -97,6 +97,27 @@ class StageTimers:
     def __init__(self):
         self.wall: dict[str, float] = {}
         self.cpu: dict[str, float] = {}
+        self.active: list[str] = []  # stages entered and not left, innermost last
+        self.peak: dict[str, int] = {}  # stage → highest resident set sampled while it was innermost (KiB)
+
+    def sample_rss(self, interval: float = 0.05) -> None:
+        """Start a daemon thread sampling this process's resident set (``/proc/self/statm``) every
+        ``interval`` seconds into :attr:`peak`, keyed by the innermost active stage ('other' outside any)."""
+        import os
+        import threading
+
+        page_kib = os.sysconf("SC_PAGE_SIZE") // 1024
+
+        def run() -> None:
+            while True:
+                with open("/proc/self/statm") as f:
+                    kib = int(f.read().split()[1]) * page_kib
+                key = self.active[-1] if self.active else "other"
+                if kib > self.peak.get(key, 0):
+                    self.peak[key] = kib
+                time.sleep(interval)
+
+        threading.Thread(target=run, daemon=True).start()
 
     def _add(self, key: str, w0: float, c0: float) -> None:
         self.wall[key] = self.wall.get(key, 0.0) + time.perf_counter() - w0
@@ -105,9 +126,11 @@ class StageTimers:
     def wrap(self, key: str, fn):
         def timed(*args, **kwargs):
             w0, c0 = time.perf_counter(), time.process_time()
+            self.active.append(key)
             try:
                 return fn(*args, **kwargs)
             finally:
+                self.active.pop()
                 self._add(key, w0, c0)
         return timed
 
@@ -116,11 +139,13 @@ class StageTimers:
             it = fn(*args, **kwargs)
             while True:
                 w0, c0 = time.perf_counter(), time.process_time()
+                self.active.append(key)
                 try:
                     item = next(it)
                 except StopIteration:
                     return
                 finally:
+                    self.active.pop()
                     self._add(key, w0, c0)
                 yield item
         return timed
@@ -141,7 +166,11 @@ class StageTimers:
                    (build, "derive", "derive"), (build, "_derive", "derive"),
                    (build, "annotate", "annotate"), (build, "_annotate_rulings", "annotate"),
                    (build, "_annotate_abilities", "annotate"), (build, "_start_features", "annotate"),
-                   (build, "read_previous", "previous")]
+                   (build, "read_previous", "previous"),
+                   # inside "build" (write): resident-set keys only, not in the stage table
+                   (build, "load_card_data", "write: card data"), (build, "record_changes", "write: changelog"),
+                   (build, "build_digests", "write: digests"), (build, "write_digests", "write: digests"),
+                   (build, "create_views", "write: views"), (build, "keep_previous", "write: quarantine")]
         for module, attr, key in patches:  # the names each caller looks up, where they exist
             if callable(getattr(module, attr, None)):
                 setattr(module, attr, self.wrap(key, getattr(module, attr)))
@@ -172,6 +201,7 @@ def run_timers(args, db: Path) -> int:
     w0, c0 = time.perf_counter(), time.process_time()
     timers = StageTimers()
     timers.install()
+    timers.sample_rss()
     from pipeline.refresh import refresh
 
     outcome = refresh([args.source], db, rules=args.rules, force=not args.incremental, jobs=args.jobs)
@@ -185,6 +215,8 @@ def run_timers(args, db: Path) -> int:
           f"(no profiler)")
     for name, wall, cpu in stages:
         print(f"  {name:<70} {wall:7.1f} s  {cpu:7.1f} s CPU  {cpu / total_cpu:5.1%}")
+    print("  peak resident set while each stage was innermost (this process, sampled every 50 ms): "
+          + ", ".join(f"{k} {v / 1024:,.0f} MiB" for k, v in sorted(timers.peak.items(), key=lambda kv: -kv[1])))
     if args.json:
         print(json.dumps({"mode": "timers", "total_s": total_wall, "total_cpu_s": total_cpu,
                           "workers_cpu_s": workers_cpu, "stages": stages, "parsed": outcome.parsed,

@@ -233,9 +233,8 @@ class FeatureJob:
 
             self._pool = multiprocessing.get_context("spawn").Pool(
                 min(jobs, -(-len(cards) // FEATURE_CHUNK)), initializer=use_in_this_process)
-            chunks = [[(c, faces_by.get(c["oracle_id"], []), abilities_by.get(c["oracle_id"], []))
-                       for c in cards[i:i + FEATURE_CHUNK]] for i in range(0, len(cards), FEATURE_CHUNK)]
-            self._pending = self._pool.imap(card_features_batch, [(chunk, titles, granted) for chunk in chunks])
+            self._pending = self._pool.imap(card_features_batch, _feature_tasks(cards, faces_by, abilities_by,
+                                                                                 titles, granted))
 
     def features(self):
         """Yield each card's feature list, in the order of ``cards`` (waiting for the workers)."""
@@ -257,6 +256,20 @@ class FeatureJob:
         if pool is not None:
             pool.terminate()
             pool.join()
+
+
+def _feature_tasks(cards, faces_by, abilities_by, titles, granted):
+    """The worker tasks of a :class:`FeatureJob`, made as the pool sends them: each chunk carries copies of its
+    abilities' rows, and the parent's rows lose their ``ast`` (only the features read it; the ruling links
+    read ids and texts), so the AST JSON of the corpus (≈ 80 MiB) is not held twice while derive runs."""
+    for i in range(0, len(cards), FEATURE_CHUNK):
+        chunk = []
+        for c in cards[i:i + FEATURE_CHUNK]:
+            rows = abilities_by.get(c["oracle_id"], [])
+            chunk.append((c, faces_by.get(c["oracle_id"], []), [dict(a) for a in rows]))
+            for a in rows:
+                a.pop("ast", None)
+        yield chunk, titles, granted
 
 
 def card_features_batch(task: tuple[list[tuple[dict, list[dict], list[dict]]], frozenset[str], frozenset[str]]
