@@ -33,3 +33,26 @@ def test_non_words_joined_by_a_comma_are_both_descriptors():
     a = ability("Terror", "Destroy target nonartifact, nonblack creature.")
     obj = next(n for n in a.body.walk() if type(n).__name__ == "Obj")
     assert obj.words == ["nonartifact", "nonblack", "creature"] and obj.quantifier == "target"
+
+
+TAPPED_AND_EACH = [
+    ("Harmony of Nature", "You gain 4 life for each creature tapped this way."),  # CR 608.2c
+    ("Guild Summit", "Draw a card for each Gate tapped this way."),
+    ("Keldon Battlewagon", "where X is the power of the creature tapped this way."),
+    ("Secret Rendezvous", "You and target opponent each draw three cards."),
+    ("Sky Crier", "{3}{W}: You and target opponent each draw a card."),
+]
+
+
+@pytest.mark.parametrize("name,fragment", TAPPED_AND_EACH, ids=[f"{n}:{f[:24]}" for n, f in TAPPED_AND_EACH])
+def test_round_trip_tapped_this_way_and_each(name, fragment):
+    a = ability(name, fragment)
+    assert a.render_mismatch is None and a.fully_parsed, (a.normalized, a.render_mismatch)
+
+
+def test_you_and_target_opponent_each_names_both_players():
+    """Secret Rendezvous: the subject is "you" with the target opponent in its refs (CR 608.2c)."""
+    a = ability("Secret Rendezvous", "You and target opponent each draw three cards.")
+    act = next(n for n in a.body.walk() if type(n).__name__ == "Action" and n.verb == "draw")
+    assert act.subject.quantifier == "you" and act.extra.get("each") is True
+    assert act.subject.refs and act.subject.refs[0].quantifier == "target" and act.subject.refs[0].words == ["opponent"]

@@ -105,6 +105,7 @@ LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
           + tuple(("COSTOR", (w,)) for w in ("pay", "sacrifice", "discard", "reveal", "exile", "behold",
                                              "return", "tap", "collect", "forage", "put", "remove", "mill")),
     "cast": (("CASTTW", ("this", "way")),),                           # "a spell cast this way" (obj_post)
+    "tapped": (("TAPPEDTW", ("this", "way")),),                       # "each creature tapped this way" (objects.lark)
     # "Add X mana …, where X is …" (mana.lark), not "Add {B}, then …"; "half …, rounded up" (objects.lark)
     # "… token with flying, then …" (tokens.lark); ", has flying, and is a Demon …": a comma before a joined
     # predicate's verb, not one of a keyword list (grammar/statics.lark PREDCOMMA; LALR(1) would shift the

@@ -31,6 +31,9 @@ class ObjectRules(Transformer):
     def p_dealt_damage_to_you(self, meta, ch):  # CR 120.1
         return "dealt_damage_to_you"
 
+    def p_tapped_this_way(self, meta, ch):  # "each creature tapped this way" (as p_this_way, CR 608.2c)
+        return "this_way:tapped"
+
     def dword_non_comma(self, meta, ch):
         """"noncreature," of "noncreature, nonland permanent" (CR 109.2): the "non-" word alone (the
         renderer writes the comma between two "non-" words, render_objects.descriptor)."""
