@@ -72,6 +72,9 @@ _LIST_CLOSERS = frozenset({",", ".", "you", "your", "with", "without", "that", "
                            "those", "blocking", "attacking", "he", "she"})
 _NUMBER_WORDS = frozenset({"x", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"})
 
+#: a "non-" descriptor word (grammar/common.lark NONTYPE): a comma between two of them is NONCOMMA
+_NON_WORD = re.compile(r"non-?[a-z][a-z'-]*$")
+
 _SYMBOLS = {"{t}": "TAP_SYM", "{q}": "UNTAP_SYM", "{e}": "ENERGY_SYM"}
 
 #: verbs that start a predicate joined to the subject of the clause before ("Enchanted creature gets
@@ -105,6 +108,7 @@ LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     # "if ~ dealt damage to an opponent this turn" (a condition, conditions.lark), not the obj_post
     # "dealt damage this turn" / "dealt damage by …" of objects.lark
     "dealt": (("DEALTTO", ("damage", "to")), ("DEALTTO", ("combat", "damage", "to"))),
+    "tapped": (("TAPPEDTW", ("this", "way")),),                       # "each creature tapped this way" (objects.lark)
     # "Add X mana …, where X is …" (mana.lark), not "Add {B}, then …"; "half …, rounded up" (objects.lark)
     # "… token with flying, then …" (tokens.lark); ", has flying, and is a Demon …": a comma before a joined
     # predicate's verb, not one of a keyword list (grammar/statics.lark PREDCOMMA; LALR(1) would shift the
@@ -289,7 +293,10 @@ class WordLexer(Lexer):
                         ttype = "ANDCTR"  # "… on it and a +1/+1 counter on up to one other target creature"
                     elif "ANDLIST" in accept and self._and_list(toks, i + 1):
                         ttype = "ANDLIST"  # "each creature and each player"
-                if val == "," and "EXCEPTCOMMA" in accept and i + 1 < len(toks) and toks[i + 1][1] == "except":
+                if (val == "," and "NONCOMMA" in accept and 0 < i < len(toks) - 1
+                        and _NON_WORD.match(toks[i - 1][1]) and _NON_WORD.match(toks[i + 1][1])):
+                    ttype = "NONCOMMA"  # "noncreature, nonland permanent" (grammar/objects.lark)
+                elif val == "," and "EXCEPTCOMMA" in accept and i + 1 < len(toks) and toks[i + 1][1] == "except":
                     ttype = "EXCEPTCOMMA"  # ", except …" of a copy effect (CR 707.9)
                 elif (val == "," and "MANACOMMA" in accept and i + 1 < len(toks) and toks[i + 1][0] == "SYM"
                       and toks[i + 1][1] not in _SYMBOLS  # a cost's "{2}, {T}" keeps its comma

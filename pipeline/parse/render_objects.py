@@ -8,6 +8,8 @@ carries wording (``other_than:<text>``) is free text and is not rendered.
 
 from __future__ import annotations
 
+import re
+
 from pipeline.parse import ast as A
 from pipeline.parse.lexicon import is_keyword, is_object_word
 from pipeline.parse.render import NotRendered, render, renders, renders_verb
@@ -91,6 +93,8 @@ POSTS = {
     "you_dont_own": "you don't own", "dealt_damage_this_way": "dealt damage this way",
     "cast_this_way": "cast this way",  # CR 608.2c
     "died_this_turn": "that died this turn",  # CR 700.4
+    "that_player_or_pw_controls": "that player or that planeswalker's controller controls",  # CR 115.1
+    "dealt_damage_to_you": "that dealt damage to you this turn",  # CR 120.1
     "enchanted_player_controls": "enchanted player controls",  # CR 303.4b "enchanted player"
     "youve_cast": "you've cast this turn",
     "with_different:powers": "with different powers", "with_different:names": "with different names",
@@ -179,7 +183,8 @@ OBJ_FORMS: dict = {}
 
 # object bases that are fixed wordings (o_* rule name → words)
 BASES = {"any_target": "any target", "that_card": "that card", "that_player": "that player",
-         "that_spell": "that spell", "the_rest": "the rest"}
+         "that_spell": "that spell", "the_rest": "the rest",
+         "any_other_target": "any other target"}  # CR 115.4
 
 #: BASES keys that name several objects (is_plural), registered by their renderers
 PLURAL_BASES: set = set()
@@ -431,6 +436,9 @@ def _post(q: str, words: list[str], prep: str | None = None, form: str | None = 
     raise NotRendered(f"Obj:post={name}")
 
 
+_NON = re.compile(r"non-?[a-z][a-z'-]*$")
+
+
 def descriptor(words: list[str]) -> str:
     """Descriptor words of an object, lists written the Oracle way ("artifact, creature, or
     enchantment"). Every word must be in a closed lexicon."""
@@ -452,7 +460,9 @@ def descriptor(words: list[str]) -> str:
     for it in items:
         if it and it[0] in ("a", "an") and len(it) > 1:
             it = [article(it[1])] + it[1:]
-        texts.append(" ".join(it))
+        # two "non-" words are joined by a comma: "noncreature, nonland permanent" (objects.lark NONCOMMA)
+        texts.append("".join(w + (", " if _NON.match(w) and k + 1 < len(it) and _NON.match(it[k + 1]) else " ")
+                             for k, w in enumerate(it)).rstrip())
     if any(not t for t in texts):
         raise NotRendered("Obj:word")
     if len(texts) == 1:

@@ -74,6 +74,22 @@ class EffectRules(Transformer):
             ex["duration"] = rest[0]
         return act
 
+    def c_you_and_each(self, meta, ch):
+        """"you and target opponent each draw a card" (CR 608.2c) → the action with ``subject`` "you"
+        (the other player in its refs, qualifier ``and``) and ``extra.each``."""
+        from pipeline.parse.qualifiers import ref_post, take_posts
+
+        other = _first(ch, A.Obj)
+        act = next((c for c in ch if isinstance(c, (A.Action, A.CreateToken))), None)
+        if other is None or not isinstance(act, A.Action):  # (a token made by each: not read)
+            return A.Unparsed(self._t(meta))
+        subj = A.Obj("you", None, [], "you")
+        take_posts(subj, [ref_post("and", other)])
+        act.subject = subj
+        act.extra["each"] = True
+        act.text = self._t(meta)
+        return act
+
     def c_rider_may_duration(self, meta, ch):  # "you may gain control of … for as long as you control ~"
         act, rest = self._subject_act(meta, ch)
         ex = self._extra(act)

@@ -21,6 +21,24 @@ from pipeline.parse.qualifiers import ref_post, take_posts
 class ObjectRules(Transformer):
     """Mixin with object and quantity rules of ``grammar/objects.lark`` (see the module docstring)."""
 
+    def p_that_player_or_pw_controls(self, meta, ch):
+        """"that player or that planeswalker's controller controls" (CR 115.1: the targeted player or
+        the targeted planeswalker's controller); another card type keeps its word in the qualifier
+        (not rendered)."""
+        kind = next(str(c).lower() for c in ch if getattr(c, "type", None) == "CARDTYPE")
+        return "that_player_or_pw_controls" if kind == "planeswalker" else f"that_player_or_{kind}_controls"
+
+    def p_dealt_damage_to_you(self, meta, ch):  # CR 120.1
+        return "dealt_damage_to_you"
+
+    def p_tapped_this_way(self, meta, ch):  # "each creature tapped this way" (as p_this_way, CR 608.2c)
+        return "this_way:tapped"
+
+    def dword_non_comma(self, meta, ch):
+        """"noncreature," of "noncreature, nonland permanent" (CR 109.2): the "non-" word alone (the
+        renderer writes the comma between two "non-" words, render_objects.descriptor)."""
+        return str(ch[0]).lower()
+
     # ------------------------------------------------------------ targets counted without a type (CR 601.2c-d, 115)
     def o_any_number_targets(self, meta, ch):
         return A.Obj("any_number", None, ["targets"], self._t(meta), ["any_target"])
