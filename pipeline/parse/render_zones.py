@@ -68,7 +68,16 @@ def _poss_zone(obj: A.Obj, role: str = "object", **_) -> str:
     return f"{render_obj(base, role=role)}'s {zone}"
 
 
+def _owner_of(obj: A.Obj, **_) -> str:
+    """"the owner of target nonland permanent" (CR 108.3)."""
+    if obj.quantifier is not None or obj.words or obj.count is not None or obj.qualifiers != ["owner_of"] \
+            or len(obj.refs) != 1 or not isinstance(obj.refs[0], A.Obj):
+        raise NotRendered("Obj:owner_of")
+    return "the owner of " + render(obj.refs[0])
+
+
 OBJ_FORMS["top_cards"] = _top_cards
+OBJ_FORMS["owner_of"] = _owner_of
 OBJ_FORMS["poss_zone"] = _poss_zone
 
 
@@ -105,6 +114,21 @@ def _other_place(other) -> str:
     if set(other) != {"position", "library"} or pos not in ("top", "bottom") or lib not in _LIBRARY:
         raise NotRendered("Action:put_into+other")
     return ("on top of " if pos == "top" else "on the bottom of ") + _LIBRARY[lib]
+
+
+@renders_verb("put_library_choice")
+def render_put_library_choice(a: A.Action, **_) -> str:
+    """"its owner puts it on their choice of the top or bottom of their library", "put it on the top or
+    bottom of its owner's library" (CR 401.1: the player chooses)."""
+    from pipeline.parse.render_effects import _LIBRARY
+
+    extra_keys(a, {"library", "chooser", "the", "optional"})
+    lib, chooser = a.extra.get("library"), a.extra.get("chooser")
+    if lib not in _LIBRARY or chooser not in (None, "their", "your") or a.amount is not None \
+            or (chooser is not None and "the" in a.extra):
+        raise NotRendered("Action:put_library_choice")
+    where = f"{chooser} choice of the top" if chooser else ("the top" if a.extra.get("the") is True else "top")
+    return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} on {where} or bottom of {_LIBRARY[lib]}"
 
 
 @renders_verb("reveal_hand")
@@ -265,7 +289,7 @@ def render_return(a: A.Action, **_) -> str:
     """"return target creature to its owner's hand", "return all creatures to their owners'
     hands", "return target creature card from your graveyard to the battlefield tapped under
     your control" (CR 400.7)."""
-    extra_keys(a, {"zone", "from_zone", "optional", "instead", "unless"} | BF_KEYS)
+    extra_keys(a, {"zone", "from_zone", "optional", "instead", "unless", "dest_first"} | BF_KEYS)
     dest = a.extra.get("zone")
     if not isinstance(dest, A.Zone) or dest.kind is None or a.amount is not None:
         raise NotRendered("Action:return:destination")
@@ -290,6 +314,10 @@ def render_return(a: A.Action, **_) -> str:
         if a.extra["from_zone"] not in ZONES:
             raise NotRendered("Action:return:from")
         src = " from " + ZONES[a.extra["from_zone"]]
+    if a.extra.get("dest_first") is True:  # "Return to your hand all creature cards in your graveyard …"
+        if src or BF_KEYS & set(a.extra):
+            raise NotRendered("Action:return:dest_first")
+        return f"{subject_verb(a, 'return', 'returns')} to {words} {_obj(a)}" + unless_tail(a) + instead_tail(a)
     # "return this creature to its owner's hand unless you remove two oil counters from it" (CR 118.12a)
     return f"{subject_verb(a, 'return', 'returns')} {_obj(a)}{src} to {words}" + unless_tail(a) + instead_tail(a)
 

@@ -111,6 +111,10 @@ class ZoneRules(Transformer):
         quals = ["top_cards", f"of:{owner}_{zone}" if owner and zone in ("library", "graveyard") else "of:?"]
         return A.Obj(None, count, [], self._t(meta), quals)
 
+    def o_owner_of(self, meta, ch):
+        """"the owner of target nonland permanent" (CR 108.3) → ``Obj{qualifiers: [owner_of], refs: [obj]}``."""
+        return A.Obj(None, None, [], self._t(meta), ["owner_of"], [_first(ch, A.Obj)])
+
     def o_poss_zone(self, meta, ch):
         """"target player's hand", "that player's graveyard": the zone of the object before "'s"."""
         base = _first(ch, A.Obj)
@@ -166,6 +170,13 @@ class ZoneRules(Transformer):
             extra["whose"] = next((_WHOSE[w] for w in before if w in _WHOSE), "your")
         extra["library"] = next((_WHOSE[w] for w in after if w in _WHOSE), "your")
         return A.Action("shuffle_into", obj=_first(ch, A.Obj), extra=extra, text=self._t(meta))
+
+    def a_shuffle_rest_into(self, meta, ch):
+        """"shuffle the rest into your library" → ``shuffle_into`` with obj ``the_rest`` (CR 701.24)."""
+        self._form_used = True
+        whose = "their" if "their" in (w.lower() for w in self._raw_lits) else "your"
+        return A.Action("shuffle_into", obj=A.Obj(None, None, [], "the rest", ["the_rest"]),
+                        extra={"library": whose}, text=self._t(meta))
 
     def a_investigate(self, meta, ch):
         """"investigate" / "investigate twice"-style "investigate N times" (CR 701.16)."""
@@ -230,7 +241,20 @@ class ZoneRules(Transformer):
 
     lp_bottom = _libpos("bottom")
     lp_top = _libpos("top")
-    lp_top_or_bottom = _libpos("top_or_bottom")
+    def lp_top_or_bottom(self, meta, ch):
+        """"on the top or bottom of …" / "on top or bottom of …": ``the`` says which was written."""
+        pos = _LibPos("top_or_bottom", _first(ch, _Lib))
+        pos.the = [w.lower() for w in self._raw_lits][1:2] == ["the"]
+        self._form_used = True
+        return pos
+
+    def lp_choice_top_or_bottom(self, meta, ch):
+        """"on their choice of the top or bottom of their library" (CR 401.1): position top_or_bottom,
+        ``chooser`` their|your (the player who chooses, written)."""
+        self._form_used = True
+        pos = _LibPos("top_or_bottom", _first(ch, _Lib))
+        pos.chooser = "your" if [w.lower() for w in self._raw_lits][1:2] == ["your"] else "their"
+        return pos
     lp_nth = _libpos("nth")
 
     def _rest_obj(self, meta, ch) -> A.Obj:
@@ -241,12 +265,31 @@ class ZoneRules(Transformer):
 
     def a_put_library_pos(self, meta, ch):
         pos = _first(ch, _LibPos)
+        if pos is not None and pos.position == "top_or_bottom":
+            return self._put_library_choice(meta, ch, pos)
         obj = self._rest_obj(meta, ch)
         zone = next((c for c in ch if isinstance(c, str) and not isinstance(c, (_Lib, _Order, _Nth))), None)
         if zone is not None:  # "two cards from your hand on top of your library"
             obj.qualifiers.append("zone:" + zone)
             obj.text = self._t(meta).split(" ", 1)[1].rsplit(" on ", 1)[0]
         return A.Action("put_library", obj=obj, extra=pos.extra(), text=self._t(meta))
+
+    def _put_library_choice(self, meta, ch, pos):
+        """"put it on the top or bottom of its owner's library" / "… on their choice of the top or bottom
+        of their library" (CR 401.1: the player chooses; one meaning, two wordings) →
+        ``Action{verb: "put_library_choice", obj, extra: {library, chooser: their | your | None, the}}``
+        (``the``: "on the top or bottom" rather than "on top or bottom")."""
+        extra = {"library": pos.library}
+        chooser = getattr(pos, "chooser", None)
+        if chooser is not None:
+            extra["chooser"] = chooser
+        elif getattr(pos, "the", False):
+            extra["the"] = True
+        obj = self._rest_obj(meta, ch)
+        zone = next((c for c in ch if isinstance(c, str) and not isinstance(c, (_Lib, _Order, _Nth))), None)
+        if zone is not None:  # "target card from a graveyard on the top or bottom of …"
+            obj.qualifiers.append("zone:" + zone)
+        return A.Action("put_library_choice", obj=obj, extra=extra, text=self._t(meta))
 
     def a_put_library_nth(self, meta, ch):
         pos = _LibPos("nth", _first(ch, _Lib), None, _first(ch, _Nth))
@@ -440,6 +483,13 @@ class ZoneRules(Transformer):
             extra["from_zone"] = str(src)
         extra.update(_take_mods(zone))
         return A.Action("return", obj=_first(ch, A.Obj), extra=extra, text=self._t(meta))
+
+    def a_return_dest_first(self, meta, ch):
+        """"Return to your hand all creature cards in your graveyard …" (the destination first) →
+        ``return`` with ``extra.dest_first``."""
+        self._form_used = True
+        zone = A.Zone("your hand", A.Destination.YOUR_HAND)
+        return A.Action("return", obj=_first(ch, A.Obj), extra={"zone": zone, "dest_first": True}, text=self._t(meta))
 
     def a_may_play(self, meta, ch):
         """"you may play lands from your graveyard", "you may cast that card this turn" (CR 305.1,
