@@ -243,3 +243,31 @@ def test_unless_condition_of_a_land_entering_tapped():
     lands = ability("Turbulent Fen", "unless your opponents control").body.effect[0].effects[0].condition
     assert lands.verb == "condition:control_count" and lands.extra["comparison"].comparator == ">="
     assert lands.amount.value == 8 and lands.extra["words"] == ["lands"]
+
+
+# g-triggers (issue 13, 2026-12-03): "the first upkeep" (CR 103.6b, 503.2: Step.FIRST_UPKEEP), a plural
+# subject becoming blocked (CR 509.1h), a permanent entering tapped (CR 110.5b)
+FIRST_UPKEEP_AND_EVENTS = [
+    ("Hold the Perimeter", "At the beginning of your first upkeep"),
+    ("Hold the Perimeter", "At the beginning of each other player's first upkeep"),
+    ("Sentinel Dispatch", "At the beginning of the first upkeep"),
+    ("Big Spender", "Whenever one or more creatures you control become blocked"),
+    ("Amulet of Vigor", "Whenever a permanent you control enters tapped"),
+]
+
+
+@pytest.mark.parametrize("name,fragment", FIRST_UPKEEP_AND_EVENTS, ids=[f"{n}:{f[:30]}" for n, f in FIRST_UPKEEP_AND_EVENTS])
+def test_first_upkeep_and_events_round_trip(name, fragment):
+    from tests.test_parse_metamorphic import ability
+
+    a = ability(name, fragment)
+    assert a.render_mismatch is None and a.fully_parsed, (a.normalized, a.render_mismatch)
+
+
+def test_first_upkeep_is_a_step():
+    """"At the beginning of your first upkeep" and "… your upkeep" differ in their Step enum."""
+    from pipeline.parse import ast as A
+    from tests.test_parse_metamorphic import ability
+
+    ev = ability("Hold the Perimeter", "At the beginning of your first upkeep").body.event
+    assert ev.extra["phase"] == A.Step.FIRST_UPKEEP and ev.extra["owner"] == A.StepOwner.YOUR
