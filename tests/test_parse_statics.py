@@ -801,7 +801,25 @@ ROUND_TRIP_7 = [
     ("Faeburrow Elder", "gets +1/+1 for each color among permanents you control", "pump"),  # CR 105.2
     ("Luxior, Giada's Gift", "gets +1/+1 for each counter on it", "pump_for_each_any_counter"),  # CR 122.1
     ("Gavel of the Righteous", "gets +1/+1 for each counter on this Equipment", "pump_for_each_any_counter"),
+    # replacement of a zone change (CR 614.1a) and prevention / redirection shields (CR 615.8, 614.9)
+    ("Whip of Erebos", "If it would leave the battlefield, exile it instead of putting it anywhere else", "condition:would_leave"),
+    ("Pilgrim of Justice", "The next time a red source of your choice would deal damage this turn, prevent that damage",
+     "condition:next_time_would_deal_damage"),
+    ("Beacon of Destiny", "that damage is dealt to this creature instead", "redirect_that_damage"),
+    ("General's Regalia", "that damage is dealt to target creature you control instead", "redirect_that_damage"),
+    # the "unless" of a land that enters tapped compares a number (CR 614.1c, 107.1): "two or more"
+    ("Luxury Suite", "enters tapped unless you have two or more opponents", "condition:opponents"),
 ]
+
+
+def test_leave_the_battlefield_replacement_is_structured():
+    """"exile it instead of putting it anywhere else" is an ``exile`` that replaces any destination
+    (``instead_of: anywhere``), not the graveyard one (CR 614.1a)."""
+    a = ability("Whip of Erebos", "anywhere else")
+    ex = next(n for n in a.body.walk() if isinstance(n, A.Action) and n.verb == "exile" and n.extra.get("instead"))
+    assert ex.extra["instead_of"] == "anywhere"
+    cond = next(n for n in a.body.walk() if isinstance(n, A.Action) and n.verb == "condition:would_leave")
+    assert cond.obj.quantifier == "it"
 
 
 def test_joined_pump_for_each_keeps_both_predicates():

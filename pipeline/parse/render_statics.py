@@ -400,6 +400,7 @@ OBJECT_CONDITIONS = {
     "opp_controls": "an opponent controls {obj}",
     "would_enter": "{obj} would enter",  # CR 614.12
     "would_be_destroyed": "{obj} would be destroyed",  # CR 614.8 (regeneration-style replacements)
+    "would_leave": "{obj} would leave the battlefield",  # CR 614.1a, 400.7
 }
 
 

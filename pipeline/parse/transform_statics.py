@@ -162,7 +162,11 @@ class StaticRules(Transformer):
         return self._cond("card_types_among", meta, ch)
 
     def cd_opponents(self, meta, ch):
-        return self._cond("opponents", meta, ch)
+        """"you have two or more opponents" → ``condition:opponents`` with ``extra.comparison`` ``>=`` (CR 107.1,
+        the number compared; render_alternatives writes the wording)."""
+        act = self._cond("opponents", meta, ch)
+        self._compare(act.extra, act.amount)
+        return act
 
     def cd_completed_dungeon(self, meta, ch):  # CR 309.7
         return self._cond("completed_dungeon", meta, ch)
@@ -307,6 +311,16 @@ class StaticRules(Transformer):
         ref = A.Obj("colors_among", None, ["color"], "")
         take_posts(ref, [ref_post("among", _first(ch, A.Obj))])
         return A.Action("pump", amount=A.Amount("for_each", ref=ref), extra={"pt": pt}, text=self._t(meta))
+
+    def cd_would_leave(self, meta, ch):  # "~ would leave the battlefield" (CR 614.1a, 400.7)
+        return self._cond("would_leave", meta, ch)
+
+    def a_exile_instead_anywhere(self, meta, ch):
+        """"exile it instead of putting it anywhere else" (CR 614.1a) → ``Action(exile, obj, extra: {instead:
+        True, instead_of: "anywhere"})`` (the pronoun agrees with the object)."""
+        self._form_used = True
+        return A.Action("exile", obj=_first(ch, A.Obj), extra={"instead": True, "instead_of": "anywhere"},
+                        text=self._t(meta))
 
     def a_enters_tapped_no_untap(self, meta, ch):
         """"~ enters tapped and doesn't untap during your untap step" (CR 614.1c, 502.3) →
