@@ -790,7 +790,46 @@ ROUND_TRIP_7 = [
     ("Pyromancer's Swath", "it deals that much damage plus 2 to that permanent or player instead", "damage_plus"),  # CR 614.1a
     ("Tok-Tok, Volcano Born", "it deals that much damage plus 1 to that player instead", "damage_plus"),
     ("Sylvan Advocate", "and land creatures you control get +2/+2", "pump"),  # an object list takes a plural verb
+    # "As it enters, choose …" (CR 614.12; "it" is the land of the sentence before)
+    ("Thriving Grove", "As it enters, choose a color other than green.", "choose_as_enters"),
+    ("Crossroads Village", "As it enters, choose a color.", "choose_as_enters"),
+    # "gets +N/+N for each …" joined to another predicate (CR 613.4c; one subject, joined predicates)
+    ("Crown of Skemfar", "gets +1/+1 for each Elf you control and has reach", "pump"),
+    ("Hold the Gates", "get +0/+1 for each Gate you control and have vigilance", "pump"),
+    ("Chorus of Might", "gets +1/+1 for each creature you control and gains trample", "pump"),
+    ("Machinist's Arsenal", "gets +2/+2 for each artifact you control and is an Artificer", "is_also"),
+    ("Faeburrow Elder", "gets +1/+1 for each color among permanents you control", "pump"),  # CR 105.2
+    ("Luxior, Giada's Gift", "gets +1/+1 for each counter on it", "pump_for_each_any_counter"),  # CR 122.1
+    ("Gavel of the Righteous", "gets +1/+1 for each counter on this Equipment", "pump_for_each_any_counter"),
+    # replacement of a zone change (CR 614.1a) and prevention / redirection shields (CR 615.8, 614.9)
+    ("Whip of Erebos", "If it would leave the battlefield, exile it instead of putting it anywhere else", "condition:would_leave"),
+    ("Pilgrim of Justice", "The next time a red source of your choice would deal damage this turn, prevent that damage",
+     "condition:next_time_would_deal_damage"),
+    ("Beacon of Destiny", "that damage is dealt to this creature instead", "redirect_that_damage"),
+    ("General's Regalia", "that damage is dealt to target creature you control instead", "redirect_that_damage"),
+    # the "unless" of a land that enters tapped compares a number (CR 614.1c, 107.1): "two or more"
+    ("Luxury Suite", "enters tapped unless you have two or more opponents", "condition:opponents"),
 ]
+
+
+def test_leave_the_battlefield_replacement_is_structured():
+    """"exile it instead of putting it anywhere else" is an ``exile`` that replaces any destination
+    (``instead_of: anywhere``), not the graveyard one (CR 614.1a)."""
+    a = ability("Whip of Erebos", "anywhere else")
+    ex = next(n for n in a.body.walk() if isinstance(n, A.Action) and n.verb == "exile" and n.extra.get("instead"))
+    assert ex.extra["instead_of"] == "anywhere"
+    cond = next(n for n in a.body.walk() if isinstance(n, A.Action) and n.verb == "condition:would_leave")
+    assert cond.obj.quantifier == "it"
+
+
+def test_joined_pump_for_each_keeps_both_predicates():
+    """"Enchanted creature gets +1/+1 for each Elf you control and has reach": the for-each count and the
+    granted keyword are two predicates of one subject (CR 613.4c, 613.1f)."""
+    s = ability("Crown of Skemfar", "has reach").body.effect[0]
+    pump, grant = s.effects
+    assert pump.verb == "pump" and pump.amount.kind == "for_each" and pump.amount.ref.words == ["elf"]
+    assert isinstance(grant, A.GrantAbility) and grant.subject.quantifier == "enchanted"
+    assert [k.name for k in grant.abilities] == ["reach"]
 
 
 def test_restriction_card_types_and_counts_are_structured():

@@ -51,11 +51,24 @@ def render_prevent(a: A.Action, **_) -> str:
 def render_next_time(a: A.Action, **_) -> str:
     """"the next time a source of your choice would deal damage to you this turn" (a prevention
     shield's event, CR 615.8, 609.7a)."""
-    extra_keys(a, {"to", "duration"})
+    extra_keys(a, {"to", "duration", "combat"})
     to = a.extra.get("to")
-    if a.obj is None or not isinstance(to, A.Obj) or a.amount is not None:
+    if a.obj is None or not (to is None or isinstance(to, A.Obj)) or a.amount is not None:
         raise NotRendered(a.verb)
-    return f"the next time {render(a.obj, role='subject')} would deal damage to {render(to)}{_duration_tail(a)}"
+    if to is None and "duration" not in a.extra:  # (the grammar reads no bare "would deal damage,")
+        raise NotRendered(a.verb + ":no_to")
+    combat = "combat " if a.extra.get("combat") is True else ""
+    to_words = f" to {render(to)}" if to is not None else ""
+    return f"the next time {render(a.obj, role='subject')} would deal {combat}damage{to_words}{_duration_tail(a)}"
+
+
+@renders_verb("redirect_that_damage")
+def render_redirect_that_damage(a: A.Action, **_) -> str:
+    """"that damage is dealt to target creature you control instead" (CR 614.9)."""
+    extra_keys(a, {"instead"})
+    if a.extra.get("instead") is not True or a.subject is not None or a.amount is not None:
+        raise NotRendered(a.verb)
+    return f"that damage is dealt to {_obj(a)} instead"
 
 
 @renders_verb("condition:as_enters")

@@ -357,6 +357,8 @@ def render_exile(a: A.Action, **_) -> str:
         if a.extra.get("instead_of") == "graveyard":
             many = is_plural(a.obj)
             out += " of putting " + ("them into their owners' graveyards" if many else "it into its owner's graveyard")
+        elif a.extra.get("instead_of") == "anywhere":  # CR 614.1a: "… instead of putting it anywhere else"
+            out += " of putting " + ("them" if is_plural(a.obj) else "it") + " anywhere else"
         elif "instead_of" in a.extra:
             raise NotRendered("Action:exile+instead_of")
     elif "instead_of" in a.extra:

@@ -54,15 +54,26 @@ class ReplacementRules(Transformer):
 
     # ------------------------------------------------------------ next-time shields (CR 615.8), redirection (CR 614.9)
     def s_next_time(self, meta, ch):
+        """"The next time a source of your choice would deal [combat] damage [to you] [this turn], …" (CR
+        615.8, 609.7a) → ``Sentence(effects, condition Action(condition:next_time_would_deal_damage, obj,
+        extra: {to?, duration?, combat?}))``."""
+        self._form_used = True  # ("combat" is extra.combat; "to" is extra.to)
         objs = [c for c in ch if isinstance(c, A.Obj)]
         effects = ch[-1]
-        durs = [c for c in ch[:-1] if isinstance(c, (A.Text, A.Action))]
-        extra = {"to": objs[1]}
+        durs = [c for c in ch[:-1] if isinstance(c, (A.Text, A.Action, A.Duration))]
+        extra = {"to": objs[1]} if len(objs) > 1 else {}
+        if "combat" in self._lits:
+            extra["combat"] = True
         if durs:
             extra["duration"] = durs[0]
         cond = A.Action("condition:next_time_would_deal_damage", obj=objs[0], extra=extra,
                         text=self._t(meta).split(",", 1)[0])
         return A.Sentence(list(effects), condition=cond)
+
+    def c_redirect_that_damage(self, meta, ch):
+        """"that damage is dealt to target creature instead" (CR 614.9: the damage of the event before is
+        dealt to another object) → ``Action(redirect_that_damage, obj, extra.instead)``."""
+        return A.Action("redirect_that_damage", obj=_first(ch, A.Obj), extra={"instead": True}, text=self._t(meta))
 
     def s_redirect_next(self, meta, ch):  # CR 615.7 shield whose damage is dealt elsewhere (CR 614.9)
         objs = [c for c in ch if isinstance(c, A.Obj)]

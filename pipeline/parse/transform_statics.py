@@ -162,7 +162,11 @@ class StaticRules(Transformer):
         return self._cond("card_types_among", meta, ch)
 
     def cd_opponents(self, meta, ch):
-        return self._cond("opponents", meta, ch)
+        """"you have two or more opponents" → ``condition:opponents`` with ``extra.comparison`` ``>=`` (CR 107.1,
+        the number compared; render_alternatives writes the wording)."""
+        act = self._cond("opponents", meta, ch)
+        self._compare(act.extra, act.amount)
+        return act
 
     def cd_completed_dungeon(self, meta, ch):  # CR 309.7
         return self._cond("completed_dungeon", meta, ch)
@@ -284,6 +288,39 @@ class StaticRules(Transformer):
         grows with the targets chosen, CR 601.2c) → ``cost_more``, ``extra.per: "target_beyond_first"``."""
         syms = next((c for c in ch if isinstance(c, list)), [])
         return A.Action("cost_more", extra={"mana": syms, "per": "target_beyond_first"}, text=self._t(meta))
+
+    def a_pump_for_each(self, meta, ch):
+        """"get(s) +1/+1 for each Elf you control" as a predicate that can be joined ("… and has reach",
+        CR 613.4c) → ``Action(pump, amount Amount(for_each, ref obj), extra.pt)`` (as effects.lark's
+        ``s_gets_for_each``)."""
+        pt = next(str(c) for c in ch if isinstance(c, Token) and c.type == "PT")
+        return A.Action("pump", amount=A.Amount("for_each", ref=_first(ch, A.Obj)), extra={"pt": pt},
+                        text=self._t(meta))
+
+    def a_pump_for_each_any_counter(self, meta, ch):
+        """"gets +1/+1 for each counter on it" → ``Action(pump_for_each_any_counter, obj, extra.pt)``
+        (a counter of any kind, CR 122.1)."""
+        pt = next(str(c) for c in ch if isinstance(c, Token) and c.type == "PT")
+        return A.Action("pump_for_each_any_counter", obj=_first(ch, A.Obj), extra={"pt": pt},
+                        text=self._t(meta))
+
+    def a_pump_for_each_color(self, meta, ch):
+        """"gets +1/+1 for each color among permanents you control" (CR 105.2) → ``pump`` with the
+        amount of ``lead_for_each_color`` (``Obj(colors_among, among: the Obj)``)."""
+        pt = next(str(c) for c in ch if isinstance(c, Token) and c.type == "PT")
+        ref = A.Obj("colors_among", None, ["color"], "")
+        take_posts(ref, [ref_post("among", _first(ch, A.Obj))])
+        return A.Action("pump", amount=A.Amount("for_each", ref=ref), extra={"pt": pt}, text=self._t(meta))
+
+    def cd_would_leave(self, meta, ch):  # "~ would leave the battlefield" (CR 614.1a, 400.7)
+        return self._cond("would_leave", meta, ch)
+
+    def a_exile_instead_anywhere(self, meta, ch):
+        """"exile it instead of putting it anywhere else" (CR 614.1a) → ``Action(exile, obj, extra: {instead:
+        True, instead_of: "anywhere"})`` (the pronoun agrees with the object)."""
+        self._form_used = True
+        return A.Action("exile", obj=_first(ch, A.Obj), extra={"instead": True, "instead_of": "anywhere"},
+                        text=self._t(meta))
 
     def a_enters_tapped_no_untap(self, meta, ch):
         """"~ enters tapped and doesn't untap during your untap step" (CR 614.1c, 502.3) →
@@ -554,6 +591,13 @@ class StaticRules(Transformer):
         choice = _first(ch, _Choice)
         return A.Sentence([A.Action("choose_as_enters", subject=_self_obj(), obj=choice.obj if choice else None,
                                     extra={"choice": choice.kind if choice else None}, text=self._t(meta))])
+
+    def s_as_it_enters_choose(self, meta, ch):
+        """"As it enters, choose a color" (Thriving lands: "it" is the permanent the line is about) →
+        :meth:`s_as_enters_choose` with subject ``it``."""
+        out = self.s_as_enters_choose(meta, ch)
+        out.effects[0].subject = A.Obj("it", None, [], "it")
+        return out
 
     # ------------------------------------------------------------ characteristic-defining abilities (CR 604.3)
     def s_cda(self, meta, ch):
