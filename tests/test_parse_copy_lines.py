@@ -146,3 +146,14 @@ def test_the_copy_targets_the_chosen_creature():  # Beamsplitter Mage (CR 707.10
                "targets the chosen creature.", "Beamsplitter Mage", "Creature — Vedalken Wizard")
     (t,) = [n for n in ab.body.walk() if isinstance(n, A.Action) and n.verb == "copy_targets"]
     assert t.obj.words == ["creature"]
+
+
+def test_create_a_tapped_token_copy():  # Compy Swarm, Scouring Swarm (CR 110.5b, 707.2; 608.2c the "if")
+    _, c = _copy("At the beginning of your end step, if a creature died this turn, create a tapped token that's a copy "
+                 "of this creature.", "Compy Swarm", "Creature — Dinosaur")
+    assert c.mode == "create_token_copy" and c.tapped and not c.attacking and c.condition is None
+    ab = _line("Flying\nWhenever you sacrifice a land, create a tapped token that's a copy of this creature if seven or "
+               "more land cards are in your graveyard. Otherwise, create a tapped 1/1 black Insect creature token with "
+               "flying.", "Scouring Swarm", "Creature — Insect", line=1)
+    (c,) = _copies(ab)
+    assert c.tapped and c.condition is not None

@@ -32,7 +32,7 @@ def render_copy(c: A.CopyEffect, **_) -> str:
     "create a token that's a copy of target creature you control" (CR 707.2, 111.4),
     "~ becomes a copy of target creature" (CR 707.2)."""
     if (c.duration is not None and c.mode != "becomes_copy") or c.original is None \
-            or (c.condition is not None and c.mode not in _SPELL_COPIES):
+            or (c.condition is not None and c.mode not in _SPELL_COPIES + ("create_token_copy",)):
         raise NotRendered(f"CopyEffect:{c.mode}:rider")
     if [e for e in c.exceptions if e.kind == "enters_with_counters"] and not c.counters:
         raise NotRendered(f"CopyEffect:{c.mode}:rider")
@@ -101,9 +101,11 @@ def _render_copy(c: A.CopyEffect, original: str, may: str) -> str:
         status = "tapped and attacking" if c.attacking else "tapped" if c.tapped else ""
         before = status + " " if status and not c.status_last else ""
         after = (" and that's " if one else " and that are ") + status if status and c.status_last else ""
+        # "create a tapped token that's a copy of ~ if seven or more land cards are in your graveyard" (CR 608.2c)
+        cond = " if " + render(c.condition) if c.condition is not None else ""
         if one:
-            return f"{verb} a {before}token that's a copy of {original}{after}"
-        return f"{verb} {amount_number(n)} {before}tokens that are copies of {original}{after}"
+            return f"{verb} a {before}token that's a copy of {original}{after}{cond}"
+        return f"{verb} {amount_number(n)} {before}tokens that are copies of {original}{after}{cond}"
     if c.mode == "becomes_copy" and c.subject is not None and c.count is None and not c.new_targets:
         subj = render(c.subject, role="subject")
         # the verb agrees with its subject: "Shapeshifters you control become copies of …" (CR 707.2)
