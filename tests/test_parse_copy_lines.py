@@ -74,3 +74,86 @@ def test_copy_it_if_you_control():  # Mentor's Guidance (CR 608.2c: the copy onl
                  "Wizard.", "Mentor's Guidance", "Sorcery")
     assert c.mode == "copy_spell" and c.condition.verb == "condition:control"
     assert c.condition.obj.words[:3] == ["planeswalker", "or", "cleric"]
+
+
+# ---- conditions of exceptions (CR 707.9): written after the one exception they condition, or
+# before every exception after them ("except if ~ was embalmed, …")
+def _line(face_text: str, name: str, type_line: str, line: int = 0) -> A.Ability:
+    ab = parse_face(face_text, name=name, type_line=type_line)[line]
+    assert ab.fully_parsed, ab.to_json()["render_mismatch"]
+    return ab
+
+
+def _copies(ab: A.Ability) -> list[A.CopyEffect]:
+    return [n for n in ab.body.walk() if isinstance(n, A.CopyEffect)]
+
+
+def test_exception_with_trailing_condition():  # Double Major, Undercover Operative (CR 707.9)
+    _, c = _copy("Copy target creature spell you control, except it isn't legendary if the spell is legendary. (A copy "
+                 "of a creature spell becomes a token.)", "Double Major", "Instant")
+    (e,) = c.exceptions
+    assert e.kind == "not_legendary" and e.condition.verb == "condition:is_supertype"
+    assert e.condition.extra == {"words": ["legendary"]} and e.condition.obj.words == ["spell"]
+    _, c = _copy("You may have this creature enter as a copy of any creature on the battlefield, except it enters with a "
+                 "shield counter on it if you control that creature. (If it would be dealt damage or destroyed, remove "
+                 "a shield counter from it instead.)", "Undercover Operative", "Creature — Shapeshifter Rogue")
+    (e,) = c.exceptions
+    assert e.kind == "enters_with_counters" and e.value.counter == "shield" and not e.value.additional
+    assert e.condition.verb == "condition:control" and "lead" not in e.condition.extra
+
+
+def test_exception_type_with_keyword_and_loses_card_types():  # Dino DNA, Espers to Magicite (CR 707.9b, 205.1b)
+    ab = _line("Imprint — {1}, {T}: Exile target creature card from a graveyard. Activate only as a sorcery.\n{6}: "
+               "Create a token that's a copy of target creature card exiled with this artifact, except it's a 6/6 green "
+               "Dinosaur creature with trample. Activate only as a sorcery.", "Dino DNA", "Artifact", line=1)
+    (c,) = _copies(ab)
+    assert [e.kind for e in c.exceptions] == ["is_type", "has_keyword"]
+    assert c.exceptions[0].value == ["6/6", "green", "Dinosaur", "creature"] and c.exceptions[1].form == ["with"]
+    _, c = _copy("Exile each opponent's graveyard. When you do, choose up to one target creature card exiled this way. "
+                 "Create a token that's a copy of that card, except it's an artifact and it loses all other card types.",
+                 "Espers to Magicite", "Instant")
+    assert [e.kind for e in c.exceptions] == ["is_type", "loses_other_card_types"]
+
+
+def test_exception_has_haste_and_loses_soulbond():  # Mirage Phalanx (CR 707.9b: an ability removed)
+    ab = _line("Soulbond (You may pair this creature with another unpaired creature when either enters. They remain "
+               "paired for as long as you control both of them.)\nAs long as Mirage Phalanx is paired with another "
+               "creature, each of those creatures has \"At the beginning of combat on your turn, create a token that's a "
+               "copy of this creature, except it has haste and loses soulbond. Exile it at end of combat.\"",
+               "Mirage Phalanx", "Creature — Human Soldier", line=1)
+    (c,) = _copies(ab)
+    assert [e.kind for e in c.exceptions] == ["has_keyword", "loses_ability"]
+    assert c.exceptions[1].value[0].name == "soulbond"
+
+
+# ---- copies for each object a spell could target (CR 707.10d) and a copy's target set (CR 707.10e)
+def test_copy_for_each_other_creature_each_copy_targets_one():  # Ink-Treader Nephilim, Mirrorwing Dragon
+    _, c = _copy("Whenever a player casts an instant or sorcery spell, if that spell targets only this creature, copy "
+                 "the spell for each other creature that spell could target. Each copy targets a different one of those "
+                 "creatures.", "Ink-Treader Nephilim", "Creature — Nephilim")
+    assert c.count.kind == "for_each" and "could_target" in c.count.ref.qualifiers
+    ab = _line("Flying\nWhenever a player casts an instant or sorcery spell that targets only this creature, that player "
+               "copies that spell for each other creature they control that the spell could target. Each copy targets "
+               "a different one of those creatures.", "Mirrorwing Dragon", "Creature — Dragon", line=1)
+    (c,) = _copies(ab)
+    assert c.mode == "copy_spell" and c.subject.qualifiers == ["that_player"] and c.count.kind == "for_each"
+    assert any(isinstance(n, A.Action) and n.verb == "each_copy_targets_different" for n in ab.body.walk())
+
+
+def test_the_copy_targets_the_chosen_creature():  # Beamsplitter Mage (CR 707.10e)
+    ab = _line("Whenever you cast an instant or sorcery spell that targets only this creature, if you control one or "
+               "more other creatures that spell could target, choose one of those creatures. Copy that spell. The copy "
+               "targets the chosen creature.", "Beamsplitter Mage", "Creature — Vedalken Wizard")
+    (t,) = [n for n in ab.body.walk() if isinstance(n, A.Action) and n.verb == "copy_targets"]
+    assert t.obj.words == ["creature"]
+
+
+def test_create_a_tapped_token_copy():  # Compy Swarm, Scouring Swarm (CR 110.5b, 707.2; 608.2c the "if")
+    _, c = _copy("At the beginning of your end step, if a creature died this turn, create a tapped token that's a copy "
+                 "of this creature.", "Compy Swarm", "Creature — Dinosaur")
+    assert c.mode == "create_token_copy" and c.tapped and not c.attacking and c.condition is None
+    ab = _line("Flying\nWhenever you sacrifice a land, create a tapped token that's a copy of this creature if seven or "
+               "more land cards are in your graveyard. Otherwise, create a tapped 1/1 black Insect creature token with "
+               "flying.", "Scouring Swarm", "Creature — Insect", line=1)
+    (c,) = _copies(ab)
+    assert c.tapped and c.condition is not None

@@ -66,7 +66,7 @@ def test_imposter_mech_type_with_crew():
                   "except it's a Vehicle artifact with crew 3 and it loses all other card types.\nCrew 3",
                   "Imposter Mech", "Artifact — Vehicle")
     assert c.original.qualifiers == ["opp_controls"]
-    assert [e.kind for e in c.exceptions] == ["is_type", "has_keyword", "is_type"]
+    assert [e.kind for e in c.exceptions] == ["is_type", "has_keyword", "loses_other_card_types"]
     assert c.exceptions[1].value[0].name == "crew" and c.exceptions[1].value[0].amount.value == 3
 
 

@@ -9,13 +9,20 @@ import re
 from pipeline.parse import ast as A
 from pipeline.parse.lexicon import is_counter_kind, is_object_word
 from pipeline.parse.render import NotRendered, extra_keys, render, renders, renders_verb
-from pipeline.parse.render_effects import _quoted
-from pipeline.parse.render_objects import BASES, PLURAL_BASES, amount_number, article, counted, is_plural, number_word
+from pipeline.parse.render_effects import SUPERTYPES, _quoted
+from pipeline.parse.render_objects import BASES, PLURAL_BASES, POST_FORMS, amount_number, article, counted, is_plural, number_word
 
 # "the copy" / "the copies": what a copy effect made (transform_copy.o_the_copy, CR 707.10, 707.12)
 BASES.update({"the_copy": "the copy", "the_copies": "the copies",
               "any_number_of_the_copies": "any number of the copies"})
 PLURAL_BASES.update(("the_copies", "any_number_of_the_copies"))
+# "each other creature that spell could target" (objects.lark p_could_target; CR 707.10d: a copy for
+# each object the spell could target): the words before "spell" and "or ability" kept as the form
+for _lead in ("that", "the", "that+the", "that+that"):
+    for _ability in ("", "+or+ability"):
+        POST_FORMS[("could_target", _lead + _ability)] = \
+            " ".join(_lead.split("+")) + " spell" + (" or ability" if _ability else "") + " could target"
+del _lead, _ability
 
 
 @renders(A.CopyEffect)
@@ -25,7 +32,7 @@ def render_copy(c: A.CopyEffect, **_) -> str:
     "create a token that's a copy of target creature you control" (CR 707.2, 111.4),
     "~ becomes a copy of target creature" (CR 707.2)."""
     if (c.duration is not None and c.mode != "becomes_copy") or c.original is None \
-            or (c.condition is not None and c.mode not in _SPELL_COPIES):
+            or (c.condition is not None and c.mode not in _SPELL_COPIES + ("create_token_copy",)):
         raise NotRendered(f"CopyEffect:{c.mode}:rider")
     if [e for e in c.exceptions if e.kind == "enters_with_counters"] and not c.counters:
         raise NotRendered(f"CopyEffect:{c.mode}:rider")
@@ -74,6 +81,12 @@ def _render_copy(c: A.CopyEffect, original: str, may: str) -> str:
         if c.instead == "trail":  # "copy that spell twice instead. You may choose new targets …"
             out += " instead"
         return out + _new_targets(c)
+    if c.mode in _SPELL_COPIES and c.subject is not None and not c.optional and c.condition is None \
+            and c.instead is None:
+        # "that player copies that spell for each other Golem that spell could target" (CR 707.10:
+        # the player who copies it controls the copy; 707.10d a copy per object it could target)
+        who = render(c.subject, role="subject")
+        return f"{who} {_agree(c.subject, who, 'copy', 'copies')} {original}{_times(c.count)}" + _new_targets(c)
     if c.mode == "create_token_copy" and not c.new_targets:
         # the player who creates the token gets it (CR 111.2): "you" unless a subject says otherwise
         verb = "create"
@@ -88,9 +101,11 @@ def _render_copy(c: A.CopyEffect, original: str, may: str) -> str:
         status = "tapped and attacking" if c.attacking else "tapped" if c.tapped else ""
         before = status + " " if status and not c.status_last else ""
         after = (" and that's " if one else " and that are ") + status if status and c.status_last else ""
+        # "create a tapped token that's a copy of ~ if seven or more land cards are in your graveyard" (CR 608.2c)
+        cond = " if " + render(c.condition) if c.condition is not None else ""
         if one:
-            return f"{verb} a {before}token that's a copy of {original}{after}"
-        return f"{verb} {amount_number(n)} {before}tokens that are copies of {original}{after}"
+            return f"{verb} a {before}token that's a copy of {original}{after}{cond}"
+        return f"{verb} {amount_number(n)} {before}tokens that are copies of {original}{after}{cond}"
     if c.mode == "becomes_copy" and c.subject is not None and c.count is None and not c.new_targets:
         subj = render(c.subject, role="subject")
         # the verb agrees with its subject: "Shapeshifters you control become copies of …" (CR 707.2)
@@ -165,7 +180,65 @@ def exceptions(excs: list[A.CopyException]) -> str:
             continue
         parts.append(render(e))
         i += 1
+    # CR 707.9: a condition written before the exceptions ("except if ~ was embalmed, the token has no
+    # mana cost, it's white, …") heads the first one it conditions; one written after an exception
+    # ("… on it if it's a creature") conditions that one only
+    parts = _conditioned(excs, parts)
     return ", except " + _list(parts)
+
+
+def _conditioned(excs: list[A.CopyException], parts: list[str]) -> list[str]:
+    """``parts`` (one per exception clause, a merged clause standing for its first exception) with
+    each exception's condition written where it stands."""
+    if all(e.condition is None for e in excs):
+        return parts
+    heads = [e for i, e in enumerate(excs) if not (i and _merged(excs[i - 1], e))]
+    if len(heads) != len(parts):
+        raise NotRendered("CopyException:condition")
+    out, lead = [], None
+    for e, part in zip(heads, parts):
+        c = e.condition
+        if c is None:
+            if lead is not None:  # a leading condition holds for every exception after it (CR 707.9)
+                raise NotRendered("CopyException:condition")
+            out.append(part)
+        elif c.extra.get("lead"):
+            out.append(part if c == lead else f"{copy_condition(c)}, {part}")
+            lead = c
+        else:
+            out.append(f"{part} {copy_condition(c)}")
+    return out
+
+
+def _merged(prev: A.CopyException, e: A.CopyException) -> bool:
+    """True when ``e`` is written in one clause with ``prev`` (see :func:`exceptions`)."""
+    return (prev.kind == "is_type" and e.kind == "has_keyword" and e.form == ["with"]) or \
+        (prev.kind == "has_keyword" and e.kind == "has_this_ability" and e.form == ["and"] and e.value is None)
+
+
+#: the past participles of "if ~ was …" (CR 702.128 embalm, 702.129 eternalize: the token copy made)
+_WAS_WORDS = ("embalmed", "eternalized")
+
+
+def copy_condition(c) -> str:
+    """The condition of one copy exception (transform_copy ``cif_*``): "if it's a creature",
+    "if you control that creature", "if the spell is legendary", "if ~ was embalmed"."""
+    if not isinstance(c, A.Action):
+        raise NotRendered("CopyException:condition")
+    words = c.extra.get("words") or []
+    extra_keys(c, {"words", "lead"})
+    if c.amount is not None or c.subject is not None or not all(isinstance(w, str) for w in words):
+        raise NotRendered("CopyException:condition")
+    if c.verb == "condition:is_a" and c.obj is None and words and all(is_object_word(w.lower()) for w in words):
+        return f"if it's {article(words[0])} {' '.join(words)}"
+    if c.verb == "condition:control" and isinstance(c.obj, A.Obj) and not words:
+        return "if you control " + render(c.obj)
+    if c.verb == "condition:is_supertype" and isinstance(c.obj, A.Obj) and len(words) == 1 \
+            and words[0] in SUPERTYPES:
+        return f"if {render(c.obj, role='subject')} is {words[0]}"
+    if c.verb == "condition:was" and isinstance(c.obj, A.Obj) and len(words) == 1 and words[0] in _WAS_WORDS:
+        return f"if {render(c.obj, role='subject')} was {words[0]}"
+    raise NotRendered("CopyException:condition")
 
 
 #: the words of an addition (CR 707.9b) after "in addition to its/their other …"
@@ -221,9 +294,7 @@ def render_exception(e: A.CopyException, **_) -> str:
     """One exception of a copy effect (CR 707.9): "it's an artifact [in addition to its other
     types]" (707.9b), "it has haste" / "it has \"…\"" (707.9a), "it enters with X additional
     +1/+1 counters on it" (707.9e, 107.3m), "the token isn't legendary" (707.9b)."""
-    if e.condition is not None:
-        raise NotRendered("CopyException:condition")
-    f = e.form
+    f = e.form  # (a condition is written by :func:`exceptions`, CR 707.9)
     if e.kind == "is_type":
         return _is_type(e)
     if e.kind in ("has_keyword", "has_ability"):
@@ -242,6 +313,11 @@ def render_exception(e: A.CopyException, **_) -> str:
             return f"it enters with {counted(n, 'additional ' + kind + ' counter', 'additional ' + kind + ' counters')} on it"
         if f == ["it", "enters", "with", "an", "additional", "counter", "on", "it"]:
             return f"it enters with an additional {kind} counter on it"
+        if f in (["it", "enters", "with", "counter", "on", "it"], ["it", "enters", "with", "counters", "on", "it"]) \
+                and not e.value.additional:
+            # "except it enters with a shield counter on it" (CR 707.9e, 122.6: counters it enters with)
+            n = e.value.amount
+            return f"it enters with {counted(n, kind + ' counter', kind + ' counters')} on it"
         raise NotRendered("CopyException:enters_with_counters")
     if e.kind == "not_color" and isinstance(e.value, list) and len(e.value) == 1 and is_object_word(e.value[0]):
         # "it doesn't copy that creature's color" (CR 707.9b: a characteristic not copied)
@@ -268,6 +344,15 @@ def render_exception(e: A.CopyException, **_) -> str:
     if e.kind == "lacks_this_ability" and e.value is None and f[:2] in (["it", "doesn't"], ["they", "don't"]):
         # "except it doesn't have this ability" (CR 707.9b: an ability left out of the copy)
         return f"{f[0]} {f[1]} have this ability"
+    if e.kind == "no_mana_cost" and e.value is None:
+        return "the token has no mana cost"  # CR 702.128a, 702.129a: the embalmed/eternalized token copy
+    if e.kind == "loses_other_card_types" and e.value is None and f in (["it"], ["they"]):
+        # "it loses all other card types" (CR 205.1b: the type the exception sets replaces the others)
+        return f"{f[0]} {'loses' if f[0] == 'it' else 'lose'} all other card types"
+    if e.kind == "loses_ability" and isinstance(e.value, list) and e.value and f in (["loses"], ["it", "loses"]) \
+            and all(isinstance(k, A.Keyword) for k in e.value):
+        # "except it has haste and loses soulbond" (CR 707.9b: an ability the copy does not have)
+        return " ".join(f) + " " + _abilities(e.value)
     if e.kind == "name_is" and e.value == "~" and f in (["its"], ["his"]):
         return f"{f[0]} name is ~"  # CR 707.9b: the copy keeps this object's name
     if e.kind == "loyalty" and isinstance(e.value, A.Amount) and f == ["its", "starting", "loyalty", "is"]:
@@ -332,3 +417,23 @@ def render_until_unattached(a: A.Action, **_) -> str:
     if a.subject is None or a.obj is None or a.amount is not None:
         raise NotRendered("Action:duration:until_unattached")
     return f"until {render(a.subject, role='subject')} becomes unattached from {render(a.obj)}"
+
+
+@renders_verb("each_copy_targets_different")
+def render_each_copy_targets_different(a: A.Action, **_) -> str:
+    """"each copy targets a different one of those creatures" (CR 707.10d: one copy for each object
+    the spell could target, each copy targeting one of them)."""
+    extra_keys(a, set())
+    if not isinstance(a.obj, A.Obj) or a.amount is not None or a.subject is not None:
+        raise NotRendered("Action:each_copy_targets_different")
+    return "each copy targets a different one of " + render(a.obj)
+
+
+@renders_verb("copy_targets")
+def render_copy_targets(a: A.Action, **_) -> str:
+    """"the copy targets the chosen creature" (CR 707.10e: an effect that copies a spell and
+    specifies the copy's new target)."""
+    extra_keys(a, set())
+    if not isinstance(a.obj, A.Obj) or a.amount is not None or a.subject is not None:
+        raise NotRendered("Action:copy_targets")
+    return "the copy targets " + render(a.obj)

@@ -185,6 +185,21 @@ class CopyRules(Transformer):
 
     cp_copy_optional = _copy("copy_spell", optional=True)
 
+    def a_copy_targets(self, meta, ch):
+        """"The copy targets the chosen creature." (CR 707.10e: the copy's new target specified) → a
+        Sentence of Action("copy_targets", obj=the target); a sentence of its own (grammar/copy.lark)."""
+        return A.Sentence([self._action("a_copy_targets", ch, self._t(meta))])
+
+    def cp_copy_by(self, meta, ch):
+        """"that player copies that spell for each other Golem that spell could target" (CR 707.10:
+        the player who copies a spell controls the copy; 707.10d the count) → CopyEffect(copy_spell,
+        subject the player, original the spell)."""
+        eff = self._copy_node("copy_spell", meta, ch)
+        objs = _nodes(ch, A.Obj)
+        eff.subject, eff.original = objs[0], objs[1]
+        return eff
+
+
     def copy_except(self, meta, ch):
         """The exceptions in order; a leading condition (``ce_conditional``) applies to the
         exception it heads and to every later one (CR 707.9)."""
@@ -194,6 +209,8 @@ class CopyRules(Transformer):
             for e in (c if isinstance(c, list) else [c]):
                 if isinstance(e, _CondExc):
                     cond = e.condition
+                    if isinstance(cond, A.Action):  # written before the exceptions it conditions
+                        cond.extra["lead"] = True
                     e = e.exception
                 if isinstance(e, A.CopyException):
                     if e.condition is None:
@@ -216,7 +233,9 @@ class CopyRules(Transformer):
         kw = [c for c in ch if isinstance(c, A.Keyword)]
         txt = self._t(meta)
         cut = txt.lower().rfind(" with ")
-        return [A.CopyException("is_type", words, txt[:cut]), A.CopyException("has_keyword", kw, txt[cut + 1:])]
+        lits = list(self._raw_lits)
+        return [A.CopyException("is_type", words, txt[:cut], form=lits[:lits.index("with")]),
+                A.CopyException("has_keyword", kw, txt[cut + 1:], form=["with"])]
 
     def ce_is_type_with_addition(self, meta, ch):
         """"it's a 4/4 Dragon creature with flying in addition to its other types" (Will of the
@@ -254,8 +273,9 @@ class CopyRules(Transformer):
         lost = [n for c in ch if isinstance(c, list) for n in c if isinstance(n, A.Node)]
         txt = self._t(meta)
         cut = txt.lower().rfind(" and loses ")
-        return [A.CopyException("has_keyword", has, txt[:cut]),
-                A.CopyException("loses_ability", lost, txt[cut + 5:])]
+        lits = list(self._raw_lits)
+        return [A.CopyException("has_keyword", has, txt[:cut], form=lits[:2]),
+                A.CopyException("loses_ability", lost, txt[cut + 5:], form=["loses"])]
 
     def cx_item(self, meta, ch):
         return self._t(meta)
@@ -330,7 +350,10 @@ class CopyRules(Transformer):
     ce_counters = _ce("enters_with_counters")
     ce_pt = _ce("pt")
     ce_not_color = _ce("not_color")  # CR 707.9b: the copy doesn't copy the original's color
-    ce_loses_types = _ce("is_type")  # "it loses all other card types" (CR 205.1b); value: none
+    def ce_loses_types(self, meta, ch):
+        """"it loses all other card types" (CR 205.1b, 707.9b: the copy keeps only the types the
+        exception gives) → kind ``loses_other_card_types``, ``form`` the subject ("it"/"they")."""
+        return A.CopyException("loses_other_card_types", None, self._t(meta), form=list(self._raw_lits)[:1])
 
     def ce_name_is_self(self, meta, ch):
         """"its name is ~" / "his name is ~" (CR 707.9b: the copy keeps this object's name); ``form``
