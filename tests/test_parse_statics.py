@@ -799,8 +799,8 @@ ROUND_TRIP_7 = [
     ("Chorus of Might", "gets +1/+1 for each creature you control and gains trample", "pump"),
     ("Machinist's Arsenal", "gets +2/+2 for each artifact you control and is an Artificer", "is_also"),
     ("Faeburrow Elder", "gets +1/+1 for each color among permanents you control", "pump"),  # CR 105.2
-    ("Luxior, Giada's Gift", "gets +1/+1 for each counter on it", "pump_for_each_any_counter"),  # CR 122.1
-    ("Gavel of the Righteous", "gets +1/+1 for each counter on this Equipment", "pump_for_each_any_counter"),
+    ("Luxior, Giada's Gift", "gets +1/+1 for each counter on it", "pump_for_each_counter"),  # CR 122.1
+    ("Gavel of the Righteous", "gets +1/+1 for each counter on this Equipment", "pump_for_each_counter"),
     # replacement of a zone change (CR 614.1a) and prevention / redirection shields (CR 615.8, 614.9)
     ("Whip of Erebos", "If it would leave the battlefield, exile it instead of putting it anywhere else", "condition:would_leave"),
     ("Pilgrim of Justice", "The next time a red source of your choice would deal damage this turn, prevent that damage",

@@ -825,15 +825,3 @@ def render_enters_tapped_no_untap(a: A.Action, **_) -> str:
     if plural or step is None:
         raise NotRendered("Action:enters_tapped_no_untap:step")
     return f"{who} enters tapped and doesn't untap during {step}"
-
-
-@renders_verb("pump_for_each_any_counter")
-def render_pump_for_each_any_counter(a: A.Action, **_) -> str:
-    """"Equipped creature gets +1/+1 for each counter on it" (CR 613.4c; counters of every kind, CR 122.1)."""
-    from pipeline.parse.render_effects import subject_verb
-
-    extra_keys(a, {"pt", "duration"})
-    pt = a.extra.get("pt")
-    if a.subject is None or a.obj is None or a.amount is not None or not isinstance(pt, str) or not _PT.fullmatch(pt):
-        raise NotRendered("Action:pump_for_each_any_counter")
-    return f"{subject_verb(a, 'get', 'gets')} {pt} for each counter on {render(a.obj)}{_duration_tail(a)}"

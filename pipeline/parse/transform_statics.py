@@ -297,13 +297,6 @@ class StaticRules(Transformer):
         return A.Action("pump", amount=A.Amount("for_each", ref=_first(ch, A.Obj)), extra={"pt": pt},
                         text=self._t(meta))
 
-    def a_pump_for_each_any_counter(self, meta, ch):
-        """"gets +1/+1 for each counter on it" → ``Action(pump_for_each_any_counter, obj, extra.pt)``
-        (a counter of any kind, CR 122.1)."""
-        pt = next(str(c) for c in ch if isinstance(c, Token) and c.type == "PT")
-        return A.Action("pump_for_each_any_counter", obj=_first(ch, A.Obj), extra={"pt": pt},
-                        text=self._t(meta))
-
     def a_pump_for_each_color(self, meta, ch):
         """"gets +1/+1 for each color among permanents you control" (CR 105.2) → ``pump`` with the
         amount of ``lead_for_each_color`` (``Obj(colors_among, among: the Obj)``)."""
