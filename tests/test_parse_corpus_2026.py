@@ -21,10 +21,10 @@ from pipeline.serve.coverage import is_traditional, record_faces, summarize
 ORACLE_2026 = Path(__file__).parents[1].parent / "shared" / "corpus" / "oracle-2026" / "cards-2026.jsonl.gz"
 
 FLOORS = {
-    "faces": 0.757,       # 21,207 / 28,007 after the 16:00 merge of every branch; 20,668 / 28,007 after the 14:41 merge (19,934 at session start); 19,934 / 28,007 after the g-objects merge (19,726 at 09:15, 19,096 before) (0.509 at b7e3469, 13.1% when the renderer landed)
-    "mana_lines": 0.935,  # 2,064 / 2,207
-    "copy_lines": 0.691,  # 416 / 602
-    "keyword_lines": 0.994,  # 11,934 / 12,000
+    "faces": 0.772,       # 21,626 / 28,007 after the 2026-12-03 merge (cd16b63); 21,207 / 28,007 after the 2026-12-02 16:00 merge of every branch; 20,668 / 28,007 after the 14:41 merge (19,934 at session start); 19,934 / 28,007 after the g-objects merge (19,726 at 09:15, 19,096 before) (0.509 at b7e3469, 13.1% when the renderer landed)
+    "mana_lines": 0.935,  # 2,065 / 2,207
+    "copy_lines": 0.715,  # 431 / 602 (416 before cd16b63)
+    "keyword_lines": 0.994,  # 12,017 / 12,080
 }
 
 pytestmark = pytest.mark.corpus

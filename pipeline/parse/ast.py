@@ -158,7 +158,7 @@ class Step(str, Enum):
     COMBAT = "combat"                  # CR 506 (beginning of combat step, CR 507)
     END_STEP = "end_step"              # CR 513
     END_OF_COMBAT = "end_of_combat"    # CR 511
-    FIRST_UPKEEP = "first_upkeep"      # CR 103.6b, 503.2: "the first upkeep" (of the game), "your first upkeep"
+    FIRST_UPKEEP = "first_upkeep"      # CR 503 in the first turn (103.8): "the first upkeep" (of the game, CR 103.6b cards), "your first upkeep"
 
 
 class StepOwner(str, Enum):

@@ -43,7 +43,7 @@ STEP_WORDS = {
     A.Step.SECOND_MAIN: "second main phase", A.Step.PRECOMBAT_MAIN: "precombat main phase",
     A.Step.POSTCOMBAT_MAIN: "postcombat main phase", A.Step.MAIN_PHASE: "main phase",
     A.Step.COMBAT: "combat", A.Step.END_STEP: "end step",
-    A.Step.FIRST_UPKEEP: "first upkeep",  # CR 103.6b: "at the beginning of the first upkeep"
+    A.Step.FIRST_UPKEEP: "first upkeep",  # CR 503, 103.8: "at the beginning of the first upkeep" (CR 103.6b cards)
 }
 OWNER_WORDS = {
     A.StepOwner.YOUR: "your", A.StepOwner.EACH: "each", A.StepOwner.EACH_PLAYER: "each player's",

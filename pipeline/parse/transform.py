@@ -916,7 +916,7 @@ class ToAst(CostRules, ManaRules, CounterRules, CopyRules, EffectRules, DigitalR
                    "precombat main phase": A.Step.PRECOMBAT_MAIN, "postcombat main phase": A.Step.POSTCOMBAT_MAIN,
                    "combat": A.Step.COMBAT, "second main phase": A.Step.SECOND_MAIN,
                    "first main phase": A.Step.FIRST_MAIN, "main phase": A.Step.MAIN_PHASE,
-                   "first upkeep": A.Step.FIRST_UPKEEP,  # CR 103.6b: the first upkeep of the game
+                   "first upkeep": A.Step.FIRST_UPKEEP,  # CR 503, 103.8: the first upkeep of the game
                    # plurals after "each of your" (render_triggers writes them back from the owner)
                    "upkeeps": A.Step.UPKEEP, "end steps": A.Step.END_STEP, "draw steps": A.Step.DRAW_STEP,
                    "precombat main phases": A.Step.PRECOMBAT_MAIN, "postcombat main phases": A.Step.POSTCOMBAT_MAIN,
