@@ -32,7 +32,7 @@ TUNE2 = GOLD.with_name("tune2.csv")
 # recall is not met; on the fresh part (never tuned on) precision and 'none' are not met either.
 # tune2 is a tuning part (labeled before the method saw it, then tuned on): its floor guards the
 # second round's templates against regressions, it is no held-out figure.
-FLOORS = {"report": (0.91, 0.60, 0.91), "fresh": (0.68, 0.35, 0.71), "tune2": (0.92, 0.74, 0.84)}
+FLOORS = {"report": (0.91, 0.60, 0.91), "fresh": (0.68, 0.36, 0.71), "tune2": (0.92, 0.76, 0.84)}
 
 
 def gold_rows(*parts: str) -> list[dict]:
@@ -257,6 +257,23 @@ def test_free_ranks_are_filled_by_retrieval_never_rank_one():
     fills = [link for link in displacement[1:] if link.how == "text_match"]
     assert fills and all(link.score <= 0.3 for link in fills)
     assert len({link.rule.rstrip("abcdefghijklmnopqrstuvwxyz") for link in displacement}) == len(displacement)
+
+
+def test_free_ranks_take_the_best_subrule_of_a_named_family_first():
+    """Beside a found rule, a family a signal names (here the glossary's "additional cost", too weak to stand
+    alone) gives ranks 2–3 its best subrule before the global retrieval fill (real ruling of Smokebraider,
+    labeled 601.2f in tune2; the alternative cost's 118.9c is related)."""
+    text = ("You can use this mana to pay an alternative cost (such as evoke) or additional cost incurred while "
+            "casting an Elemental spell. It’s not limited to just that spell’s mana cost.")
+    got = linker().link(text, "Smokebraider")
+    assert [(x.rule, x.how) for x in got[:2]] == [("118.9c", "glossary_term"), ("601.2f", "glossary_term")], got
+    assert got[1].score <= 0.3 < got[0].score
+    import pipeline.annotate.ruling_rules as rr
+    share, rr.FAMILY_SHARE = rr.FAMILY_SHARE, 2.0
+    try:  # without the family fill, 601.2f is not among the three
+        assert "601.2f" not in [x.rule for x in RulingRuleLinker(load_comprehensive_rules(RULES_TXT)).link(text, "Smokebraider")]
+    finally:
+        rr.FAMILY_SHARE = share
 
 
 def test_phrase_families_name_their_rule():
