@@ -23,6 +23,10 @@ Signals (the ``how`` of a row; docs/annotate.md has the closed list):
                      only the free ranks beside a found rule (the best rule of a 3-digit rule already
                      found, then the best documents of numbered rules no row has yet).
 
+Before the best documents of other numbered rules, free ranks 2–3 are offered to the families the signals name (the ruling's ability's rules, every
+keyword and glossary term it names, also those too weak to stand alone): their best subrule keeps the
+family's ``how`` and, like every fill, scores ≤ 0.3 (:meth:`RulingRuleLinker._family_fill`).
+
 A ruling that states no rules point (errata notes, card-specific reading) gets no row: phrases
 marked ``none`` in the data file, and weak text matches, give nothing.
 """
