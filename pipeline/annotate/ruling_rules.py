@@ -23,9 +23,10 @@ Signals (the ``how`` of a row; docs/annotate.md has the closed list):
                      only the free ranks beside a found rule (the best rule of a 3-digit rule already
                      found, then the best documents of numbered rules no row has yet).
 
-Before the best documents of other numbered rules, free ranks 2–3 are offered to the families the signals name (the ruling's ability's rules, every
-keyword and glossary term it names, also those too weak to stand alone): their best subrule keeps the
-family's ``how`` and, like every fill, scores ≤ 0.3 (:meth:`RulingRuleLinker._family_fill`).
+Before those best documents, free ranks 2–3 are offered to the families the signals name (the rules
+of the ruling's ability, every keyword and glossary term it names, also those too weak to stand alone):
+their best subrule keeps the family's ``how`` and, like every fill, scores ≤ 0.3
+(:meth:`RulingRuleLinker._family_fill`).
 
 A ruling that states no rules point (errata notes, card-specific reading) gets no row: phrases
 marked ``none`` in the data file, and weak text matches, give nothing.
@@ -474,9 +475,7 @@ class RulingRuleLinker:
                 if s[j] < FILL_SHARE * top:
                     break
                 fill.append((self.docs[j], "text_match", 0.3 * min(1.0, float(s[j]) / 20)))
-        # Before them, the families the ruling's signals name fill free ranks with their best subrule when
-        # it scores at least FAMILY_SHARE of the best document (issue 14, fourth round): the rules of the
-        # ability the ruling is about, every keyword and glossary term it names (in passing too).
+        # Before them: the best subrule of each family the ruling's signals name (issue 14, fourth round).
         fill = self._family_fill(s, norm, named, feature_rules) + fill
         out: list[RuleLink] = []
         seen: set[str] = set()
