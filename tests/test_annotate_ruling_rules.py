@@ -289,17 +289,19 @@ def test_phrase_families_name_their_rule():
         assert title in phrase.reason.lower(), (rule, titles[rule], phrase.reason)
 
 
-@pytest.mark.parametrize("name", ["ruling_rules_sample_judged.csv", "ruling_rules_sample_judged_2.csv"])
-def test_judged_sample_is_well_formed(mtgjson_db, name):
+@pytest.mark.parametrize("name, size", [("ruling_rules_sample_judged.csv", 50), ("ruling_rules_sample_judged_2.csv", 50),
+                                        ("ruling_rules_sample_judged_3.csv", 15)])
+def test_judged_sample_is_well_formed(mtgjson_db, name, size):
     """tests/data/ruling_rules_sample_judged.csv (first round, random.Random(20261202)) and
     ruling_rules_sample_judged_2.csv (second round, random.Random(20261206), drawn from a build at
-    feda360): 50 ruling_rules rows of the corpus each, judged by hand against the CR text
-    (docs/annotate.md): each names a corpus ruling with its text, a rule of the CR and a verdict from
-    the closed list."""
+    feda360): 50 ruling_rules rows of the corpus each; ruling_rules_sample_judged_3.csv (fourth round,
+    random.Random(20261208), drawn from a build at 6ecda16): 15 of the family fills (keyword, glossary_term or ability_feature rows
+    scoring ≤ 0.3). Judged by hand against the CR text (docs/annotate.md): each names a corpus ruling
+    with its text, a rule of the CR and a verdict from the closed list."""
     path = GOLD.parent.parent / name
     with path.open(encoding="utf-8", newline="") as fh:
         judged = list(csv.DictReader(fh))
-    assert len(judged) == 50
+    assert len(judged) == size
     known = {r.rule for r in load_comprehensive_rules(RULES_TXT).rules}
     comments = dict(rows(mtgjson_db, "SELECT ruling_id, comment FROM rulings WHERE ruling_id IN (SELECT unnest(?))",
                          [[j["ruling_id"] for j in judged]]))
