@@ -32,7 +32,7 @@ TUNE2 = GOLD.with_name("tune2.csv")
 # recall is not met; on the fresh part (never tuned on) precision and 'none' are not met either.
 # tune2 is a tuning part (labeled before the method saw it, then tuned on): its floor guards the
 # second round's templates against regressions, it is no held-out figure.
-FLOORS = {"report": (0.91, 0.60, 0.91), "fresh": (0.68, 0.35, 0.71), "tune2": (0.92, 0.74, 0.84)}
+FLOORS = {"report": (0.91, 0.60, 0.91), "fresh": (0.68, 0.36, 0.71), "tune2": (0.92, 0.76, 0.84)}
 
 
 def gold_rows(*parts: str) -> list[dict]:
@@ -259,6 +259,22 @@ def test_free_ranks_are_filled_by_retrieval_never_rank_one():
     assert len({link.rule.rstrip("abcdefghijklmnopqrstuvwxyz") for link in displacement}) == len(displacement)
 
 
+def test_free_ranks_take_the_best_subrule_of_a_named_family_first(monkeypatch):
+    """Beside a found rule, a family a signal names (here the glossary's "additional cost", too weak to stand
+    alone) gives ranks 2–3 its best subrule before the global retrieval fill (real ruling of Smokebraider,
+    labeled 601.2f in tune2, related 118.9: the rank-1 118.9c matches it)."""
+    import pipeline.annotate.ruling_rules as ruling_rules
+
+    text = ("You can use this mana to pay an alternative cost (such as evoke) or additional cost incurred while "
+            "casting an Elemental spell. It’s not limited to just that spell’s mana cost.")
+    got = linker().link(text, "Smokebraider")
+    assert [(x.rule, x.how) for x in got[:2]] == [("118.9c", "glossary_term"), ("601.2f", "glossary_term")], got
+    assert got[1].score <= 0.3 < got[0].score
+    monkeypatch.setattr(ruling_rules, "FAMILY_SHARE", 2.0)  # no family reaches twice the best score
+    without = RulingRuleLinker(load_comprehensive_rules(RULES_TXT)).link(text, "Smokebraider")
+    assert without[0].rule == "118.9c" and "601.2f" not in [x.rule for x in without], without
+
+
 def test_phrase_families_name_their_rule():
     """A ``NNN*`` row (the best subrule of one CR rule) says in its reason which rule it means, by the rule's
     title: a renumbering between CR editions (day and night moved from 726 to 730, now Restarting the Game)
@@ -273,17 +289,19 @@ def test_phrase_families_name_their_rule():
         assert title in phrase.reason.lower(), (rule, titles[rule], phrase.reason)
 
 
-@pytest.mark.parametrize("name", ["ruling_rules_sample_judged.csv", "ruling_rules_sample_judged_2.csv"])
-def test_judged_sample_is_well_formed(mtgjson_db, name):
+@pytest.mark.parametrize("name, size", [("ruling_rules_sample_judged.csv", 50), ("ruling_rules_sample_judged_2.csv", 50),
+                                        ("ruling_rules_sample_judged_3.csv", 15)])
+def test_judged_sample_is_well_formed(mtgjson_db, name, size):
     """tests/data/ruling_rules_sample_judged.csv (first round, random.Random(20261202)) and
     ruling_rules_sample_judged_2.csv (second round, random.Random(20261206), drawn from a build at
-    feda360): 50 ruling_rules rows of the corpus each, judged by hand against the CR text
-    (docs/annotate.md): each names a corpus ruling with its text, a rule of the CR and a verdict from
-    the closed list."""
+    feda360): 50 ruling_rules rows of the corpus each; ruling_rules_sample_judged_3.csv (fourth round,
+    random.Random(20261208), drawn from a build at 6ecda16): 15 of the family fills (keyword, glossary_term or ability_feature rows
+    scoring ≤ 0.3). Judged by hand against the CR text (docs/annotate.md): each names a corpus ruling
+    with its text, a rule of the CR and a verdict from the closed list."""
     path = GOLD.parent.parent / name
     with path.open(encoding="utf-8", newline="") as fh:
         judged = list(csv.DictReader(fh))
-    assert len(judged) == 50
+    assert len(judged) == size
     known = {r.rule for r in load_comprehensive_rules(RULES_TXT).rules}
     comments = dict(rows(mtgjson_db, "SELECT ruling_id, comment FROM rulings WHERE ruling_id IN (SELECT unnest(?))",
                          [[j["ruling_id"] for j in judged]]))

@@ -9,7 +9,7 @@ figures equal those of a fresh build. Scoring is ``tests/test_annotate_ruling_ru
 
 Usage, from the project root::
 
-    python tools/ruling_rules_measure.py DB                  # P / R / none, rank-1 confusion by how and the how that hit each primary, every part
+    python tools/ruling_rules_measure.py DB                  # P / R / none, rank-1 confusion by how, the how that hit each primary and where the misses are (no row / beside a row), every part
     python tools/ruling_rules_measure.py DB --misses tune    # the misses of one part (tune or tune2; never tune on report or fresh)
     python tools/ruling_rules_measure.py DB --weak tune      # the weak-supervision experiments on one part
 
@@ -96,6 +96,19 @@ def recall_by_how(gold: list[dict], links: dict[str, list]) -> Counter:
             hit = next((link.how for link in got if matches(link.rule, x)), "missed")
             out[hit] += 1
     return out
+
+
+def missed_where(gold: list[dict], links: dict[str, list]) -> tuple[int, int]:
+    """(missed primaries of rulings with no row, missed primaries beside a row): where recall is lost,
+    as counts only (no ruling is shown)."""
+    no_row = beside = 0
+    for g in gold:
+        got = links.get(g["ruling_id"], [])[:3]
+        for x in g["primary"].split():
+            if not any(matches(link.rule, x) for link in got):
+                no_row += not got
+                beside += bool(got)
+    return no_row, beside
 
 
 def pseudo_labels(con, ctx, gold_texts: set[str]) -> dict[str, list[str]]:
@@ -201,6 +214,7 @@ def main() -> None:
         print(figures(part, gold, {rid: [x.rule for x in ls] for rid, ls in links.items()}))
         print("        rank-1 by how:", dict(sorted(confusion(gold, links).items())))
         print("        primaries hit by how:", dict(recall_by_how(gold, links).most_common()))
+        print("        missed primaries: %d in rulings with no row, %d beside a row" % missed_where(gold, links))
         if part == args.misses:
             for g in gold:
                 got = links[g["ruling_id"]]

@@ -78,7 +78,8 @@ ANNOTATION_TABLES: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
         ("how", "VARCHAR", "Signal that found it: cited, phrase, keyword, glossary_term, ability_feature or "
                            "text_match (docs/annotate.md)."),
         ("score", "DOUBLE", "Confidence 0..1 (cited 1.0 > phrase > keyword > glossary_term > ability_feature > "
-                            "text_match); comparable within one ruling."),
+                            "text_match); rows that only fill ranks 2–3 (text_match, and a named family's best "
+                            "subrule) score ≤ 0.3, every other row more; comparable within one ruling."),
     ]),
     "inferred_rules": ("Rules that govern a card because of one of its features (data/rule_features.csv).", [
         ("oracle_id", "VARCHAR", "The card (cards.oracle_id)."),

@@ -23,6 +23,11 @@ Signals (the ``how`` of a row; docs/annotate.md has the closed list):
                      only the free ranks beside a found rule (the best rule of a 3-digit rule already
                      found, then the best documents of numbered rules no row has yet).
 
+Before those best documents, free ranks 2–3 are offered to the families the signals name (the rules
+of the ruling's ability, every keyword and glossary term it names, also those too weak to stand alone):
+their best subrule keeps the family's ``how`` and, like every fill, scores ≤ 0.3
+(:meth:`RulingRuleLinker._family_fill`).
+
 A ruling that states no rules point (errata notes, card-specific reading) gets no row: phrases
 marked ``none`` in the data file, and weak text matches, give nothing.
 """
@@ -64,6 +69,10 @@ SUPPORT_SHARE = 0.8
 #: (among the FILL_DEPTH best) that score at least this share of the best document.
 FILL_SHARE = 0.95
 FILL_DEPTH = 10
+#: Free ranks are first filled with the best subrule of each family a signal names (the ruling's
+#: ability's rules, every keyword and glossary term it names, in passing too) scoring at least this
+#: share of the best document; then by FILL_SHARE.
+FAMILY_SHARE = 0.5
 
 # Keyword actions (CR 701) that rulings name in passing ("exile it", "destroy"), so naming
 # them says nothing about which rule applies; distinctive ones (scry, proliferate) do.
@@ -360,6 +369,25 @@ class RulingRuleLinker:
         j = max(idx, key=lambda i: s[i])
         return self.docs[j], float(s[j])
 
+    def _family_fill(self, s: np.ndarray, norm: float, named: list[str],
+                     feature_rules: Iterable[str]) -> list[tuple[str, str, float]]:
+        """Fill candidates ``(rule, how, score)`` for ranks 2–3, best BM25 score first: the best
+        document under each family a signal of the ruling names — the rules its ability brings
+        (``ability_feature``), each keyword (``keyword``) and each glossary entry's rules
+        (``glossary_term``) it names, also those too weak to stand alone — when it scores at least
+        :data:`FAMILY_SHARE` of ``norm`` (the best score of any document). Scores are ≤ 0.3, as for
+        ``text_match`` fills."""
+        families = [(rule, "ability_feature") for rule in feature_rules]
+        families += [(self.keywords[n], "keyword") for n in named if n in self.keywords]
+        families += [(rule, "glossary_term") for n in named if n in self.terms for rule in self.terms[n]]
+        picks = []
+        for family, how in families:
+            best = self.best_in(family, s)
+            if best and best[1] >= FAMILY_SHARE * norm:
+                picks.append((best[1], best[0], how))
+        picks.sort(key=lambda p: -p[0])  # stable: ties keep the order of the signals
+        return [(rule, how, round(0.3 * sc / norm, 3)) for sc, rule, how in picks]
+
     # -- the method ------------------------------------------------------------------------
     def link(self, comment: str, card_name: str = "", cited: Iterable[str] = (),
              feature_rules: Iterable[str] = (), card_keywords: Iterable[str] = ()) -> list[RuleLink]:
@@ -447,6 +475,8 @@ class RulingRuleLinker:
                 if s[j] < FILL_SHARE * top:
                     break
                 fill.append((self.docs[j], "text_match", 0.3 * min(1.0, float(s[j]) / 20)))
+        # Before them: the best subrule of each family the ruling's signals name (issue 14, fourth round).
+        fill = self._family_fill(s, norm, named, feature_rules) + fill
         out: list[RuleLink] = []
         seen: set[str] = set()
         for k, (rule, how, score) in enumerate(found + fill):
