@@ -109,6 +109,8 @@ ROUND_TRIPS = [
     ("Foe-Razer Regent", "Whenever a creature you control fights"),
     ("Growing Dread", "Whenever you turn a permanent face up"),
     ("Jolly Gerbils", "Whenever you give a gift"),
+    ("Rangers' Refueler", "Whenever you activate an exhaust ability"),  # CR 702.177a
+    ("Verity Circle", "if it isn't being declared as an attacker"),     # CR 508.1f
 ]
 
 

@@ -92,7 +92,7 @@ EVENTS = (
     "commit_crime", "expend", "unlock", "next_cast",
     "enlist", "ring_tempts", "becomes_designation", "enters_or_becomes", "leaves_or_untapped", "untapped_or_leaves", "dies_or_exiled",
     "gain_or_lose_life", "cast_passive", "cast_or_cycle", "roll_result", "pay_cost", "nth_counter",
-    "fights", "turn_face_up", "give_gift",
+    "fights", "turn_face_up", "give_gift", "activate_exhaust",
 )
 
 #: Zone names returned by objects.lark's z_* rules (ToAst).
