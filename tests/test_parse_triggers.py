@@ -72,6 +72,45 @@ ROUND_TRIPS = [
     ("Feywild Caretaker", "if you have the initiative"),
     ("Gatewatch Beacon", "if this artifact has loyalty counters on it"),
     ("Erebos's Titan", "As long as your opponents control no creatures"),
+    # "Do this only once each turn." (CR 603.2h)
+    ("Ondu Spiritdancer", "Do this only once each turn."),
+    ("Irreverent Gremlin", "Do this only once each turn."),
+    # "Activate only if … or if …" (CR 602.5b: either condition allows the activation)
+    ("Dark Fortress", "Activate only if this land entered this turn or if you control a basic land."),
+    ("Bonecache Overseer", "or if you've sacrificed a Food this turn"),
+    ("Resonating Lute", "Activate only if you have seven or more cards in your hand."),
+    ("Dreadlight Monstrosity", "Activate only if you own a card in exile."),
+    ("Sawback Manticore", "Activate only if this creature is attacking or blocking"),
+    # intervening "if" clauses (CR 603.4) and "If …, …" (CR 608.2c) on the game's history and state
+    ("Archmage Ascension", "if you drew two or more cards this turn"),
+    ("Lasting Tarfire", "if you put a counter on a creature this turn"),
+    ("Guildsworn Prowler", "if it wasn't blocking"),
+    ("Archangel of Wrath", "if it was kicked twice"),
+    ("Leader's Talent", "if it had a counter on it"),
+    ("Driftgloom Coyote", "If that creature had power 2 or less"),
+    ("Grave Choice", "If that creature had mana value 2 or less"),
+    ("Faller's Faithful", "If that creature wasn't dealt damage this turn"),
+    ("Grab the Prize", "If the discarded card wasn't a land card"),
+    ("Evercoat Ursine", "if there are cards exiled with it"),
+    ("Redemptor Dreadnought", "if a card is exiled with it"),
+    ("Lictor", "if a creature entered the battlefield under an opponent's control this turn"),
+    ("Sothera, the Supervoid", "if a player controls no creatures"),
+    ("Naktamun Lorespinner", "if a player has one or fewer cards in hand"),
+    ("Rubblebelt Braggart", "if it's not suspected"),
+    ("Repeat Offender", "If this creature is suspected"),
+    ("Maze's Mantle", "if enchanted creature has toxic"),
+    ("Rapid Fire", "If it doesn't have rampage"),
+    ("Visions of Beyond", "If a graveyard has twenty or more cards in it"),
+    ("Unclaimed Cat", "If you're on the Mirran team"),
+    ("Springheart Nantuko", "If you didn't create a token this way"),
+    ("Spelunking", "If you put a Cave onto the battlefield this way"),
+    ("Heroic Return", "If a Hero enters this way"),
+    # trigger events: fighting (CR 701.14), turning face up (CR 708.8), giving a gift (CR 702.174)
+    ("Foe-Razer Regent", "Whenever a creature you control fights"),
+    ("Growing Dread", "Whenever you turn a permanent face up"),
+    ("Jolly Gerbils", "Whenever you give a gift"),
+    ("Rangers' Refueler", "Whenever you activate an exhaust ability"),  # CR 702.177a
+    ("Verity Circle", "if it isn't being declared as an attacker"),     # CR 508.1f
 ]
 
 
@@ -271,3 +310,39 @@ def test_first_upkeep_is_a_step():
 
     ev = ability("Hold the Perimeter", "At the beginning of your first upkeep").body.event
     assert ev.extra["phase"] == A.Step.FIRST_UPKEEP and ev.extra["owner"] == A.StepOwner.YOUR
+
+
+def test_do_this_only_once_each_turn():
+    """CR 603.2h: "Do this only once each turn." is a sentence of its own after the instruction."""
+    a = ability("Ondu Spiritdancer", "Do this only once each turn.")
+    last = a.body.effect[-1]
+    assert isinstance(last, A.Sentence) and [e.verb for e in last.effects] == ["do_only_once_each_turn"]
+    assert a.fully_parsed
+
+
+def test_activate_only_if_either_condition():
+    """CR 602.5b: "Activate only if ~ entered this turn or if you control a basic land" — one
+    restriction part whose condition holds both conditions, in order."""
+    a = ability("Dark Fortress", "Activate only if")
+    (r,) = a.body.restrictions
+    cond = r.extra["condition"]
+    assert r.extra["restriction"] == "if" and cond.verb == "condition:or_if"
+    first, second = cond.extra["conds"]
+    assert first.verb == "condition:this_turn" and first.obj.quantifier == "self"
+    assert second.verb == "condition:control" and second.obj.words == ["basic", "land"]
+
+
+def test_conditions_keep_tense_team_and_comparison():
+    """"had power 2 or less" (the object as it last existed, CR 608.2h) keeps "had"; the two teams
+    of Unclaimed Cat are two ASTs; "two or more cards" is a comparison (CR 107.1)."""
+    cond = ability("Driftgloom Coyote", "If that creature had power 2 or less").body.effect[-1].condition
+    assert cond.verb == "condition:stat" and cond.extra["form"] == ["had"]
+    assert cond.extra["qualifiers"] == ["stat:power"] and cond.extra["comparison"].comparator == "<="
+    assert cond.extra["comparison"].amount.value == 2
+    teams = [ability("Unclaimed Cat", f"If you're on the {t} team").body.effect[0].condition for t in ("Mirran", "Phyrexian")]
+    assert [c.extra["form"] for c in teams] == [["mirran"], ["phyrexian"]]
+    drew = ability("Archmage Ascension", "if you drew two or more cards").body.intervening_if
+    assert drew.verb == "condition:did_this_turn" and drew.extra["comparison"].comparator == ">="
+    assert drew.extra["comparison"].amount.value == 2
+    blocking = ability("Guildsworn Prowler", "if it wasn't blocking").body.intervening_if
+    assert blocking.extra["negated"] is True and blocking.obj.quantifier == "it"

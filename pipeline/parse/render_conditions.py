@@ -68,6 +68,17 @@ def for_each_lead(amount: A.Amount) -> str:
     return ("for each of " if amount.kind == "for_each_of" else "for each ") + render(amount.ref)
 
 
+@renders_verb("condition:or_if")
+def render_or_if(a: A.Action, **_) -> str:
+    """"~ entered this turn or if you control a basic land": two conditions, either of which
+    suffices (``extra.conds``; an "Activate only if …" restriction, CR 602.5b)."""
+    extra_keys(a, {"conds"})
+    conds = a.extra.get("conds")
+    if a.obj is not None or a.amount is not None or not isinstance(conds, list) or len(conds) != 2:
+        raise NotRendered(a.verb)
+    return render(conds[0]) + " or if " + render(conds[1])
+
+
 @_renders_condition("condition:control", "condition:not_control")
 def render_control(a: A.Action, **_) -> str:
     """"you control a Swamp" / "you don't control an artifact" (CR 108.4)."""

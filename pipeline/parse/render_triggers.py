@@ -37,6 +37,15 @@ def render_triggered(t: A.Triggered, **_) -> str:
     return cap(head) + ", " + effect[:1].lower() + effect[1:]
 
 
+@renders_verb("do_only_once_each_turn")
+def render_do_only_once(a: A.Action, **_) -> str:
+    """"do this only once each turn" (CR 603.2h; ``transform_conditions.s_do_only_once``)."""
+    extra_keys(a, set())
+    if a.subject is not None or a.obj is not None or a.amount is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    return "do this only once each turn"
+
+
 # CR 500.1 steps and phases as Oracle names them; owners as "your upkeep" / "each opponent's upkeep"
 STEP_WORDS = {
     A.Step.UPKEEP: "upkeep", A.Step.DRAW_STEP: "draw step", A.Step.FIRST_MAIN: "first main phase",

@@ -73,6 +73,7 @@ CONDITIONS = (
     "gift_promised", "evidence_collected", "descended", "no_monarch", "left",
     "starting_player", "initiative", "this_turn", "put_this_turn", "control_count",
     "played_land", "whose_turn", "dealt_damage_to",
+    "exiled_with", "entered_this_way", "own", "team", "graveyard_count",
 )
 
 #: Event rule names (without ``ev_``) defined in conditions.lark → verb ``event:<name>``.
@@ -91,6 +92,7 @@ EVENTS = (
     "commit_crime", "expend", "unlock", "next_cast",
     "enlist", "ring_tempts", "becomes_designation", "enters_or_becomes", "leaves_or_untapped", "untapped_or_leaves", "dies_or_exiled",
     "gain_or_lose_life", "cast_passive", "cast_or_cycle", "roll_result", "pay_cost", "nth_counter",
+    "fights", "turn_face_up", "give_gift", "activate_exhaust",
 )
 
 #: Zone names returned by objects.lark's z_* rules (ToAst).
@@ -252,6 +254,18 @@ class ConditionRules(Transformer):
                                       "exiled_with" if " exiled with " in low else "")
         act.extra["how"] = how
         return act
+
+    def rp_if_or(self, meta, ch):
+        """"Activate only if ~ entered this turn or if you control a basic land" (CR 602.5b): the
+        restriction part ``if`` whose condition is ``Action("condition:or_if", extra={"conds": [first,
+        second]})`` — either condition allows the activation."""
+        conds = [c for c in ch if isinstance(c, A.Action)]
+        if len(conds) != 2 or not all(c.verb.startswith("condition:") for c in conds):
+            raise ValueError("rp_if_or: two conditions")
+        from pipeline.parse.transform_costs import _Part
+
+        return _Part(restriction="if", condition=A.Action("condition:or_if", extra={"conds": conds},
+                                                          text=self._t(meta)[len("if "):]))
 
     def lead_for_each_of(self, meta, ch):
         """"For each of them, …" / "For each of those creatures, …": ``Amount(kind="for_each_of",
@@ -447,6 +461,12 @@ class ConditionRules(Transformer):
         if len(s.joins) == n - 1:
             s.joins = ["then"] + s.joins
         return s
+
+    def s_do_only_once(self, meta, ch):
+        """"Do this only once each turn." after a triggered ability's instruction (CR 603.2h: the
+        ability triggers only if its controller hasn't yet taken that action this turn) →
+        ``Sentence([Action("do_only_once_each_turn")])``."""
+        return A.Sentence([A.Action("do_only_once_each_turn", text=self._t(meta))])
 
     def lead_then_if(self, meta, ch):
         return ch[0]
