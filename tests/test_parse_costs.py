@@ -148,6 +148,7 @@ ROUND_TRIPS_CONDITIONED = [
     ("Burdened Stoneback", "{1}{W}, Remove a counter from this creature:"),
     ("Loch Mare", "{2}{U}, Remove two counters from this creature:"),
     ("Aethersquall Ancient", "Pay eight {E}:"),
+    ("Soratami Mirror-Mage", "{3}, Return three lands you control to their owner's hand:"),
 ]
 
 
@@ -200,3 +201,10 @@ def test_pay_energy_counted_in_words():
     """"Pay eight {E}" (CR 107.14): a pay_energy cost with the Amount 8, not eight {E} symbols."""
     (pay,) = _costs(ability("Aethersquall Ancient", "Pay eight {E}"))
     assert (pay.action, pay.amount.value, pay.obj) == ("pay_energy", 8, None)
+
+
+def test_returned_lands_cost_is_plural():
+    """"Return three lands you control to their owner's hand" (Soratami Mirror-Mage): the possessive agrees with
+    the objects returned (CR 108.3), the count is the object's — the renderer wrote "its owner's hand"."""
+    (ret,) = [c for c in _costs(ability("Soratami Mirror-Mage", "Return three lands")) if c.action == "return_to_hand"]
+    assert ret.obj.count.value == 3 and ret.obj.words == ["lands"] and ret.obj.qualifiers == ["you_control"]

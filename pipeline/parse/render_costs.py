@@ -8,7 +8,7 @@ from pipeline.parse import ast as A
 from pipeline.parse.lexicon import is_counter_kind
 from pipeline.parse.render import NotRendered, extra_keys, render, renders, renders_verb, uncap
 from pipeline.parse.render_mana import symbols
-from pipeline.parse.render_objects import amount_number, counted
+from pipeline.parse.render_objects import amount_number, counted, is_plural
 
 
 @renders(A.Cost)
@@ -82,7 +82,9 @@ def render_action_cost(c: A.ActionCost, **_) -> str:
     if a == "waterbend" and isinstance(c.obj, A.ManaCost) and c.amount is None:
         return "Waterbend " + render(c.obj)  # CR 701.67a
     if a == "return_to_hand" and c.obj is not None:
-        return f"Return {render(c.obj)} to its owner's hand"
+        # "Return a land you control to its owner's hand" / "Return three lands you control to their owner's
+        # hand" (Soratami Mirror-Mage: the possessive agrees with the objects, CR 108.3 owner)
+        return f"Return {render(c.obj)} to {'their' if is_plural(c.obj) else 'its'} owner's hand"
     if a == "pay_life" and c.obj is None and c.counter is None:
         return f"Pay {amount_number(c.amount, words=False)} life"
     if a == "pay_life" and c.obj is not None and c.amount is not None:  # "Pay 3 life for each velocity counter on ~"
