@@ -136,3 +136,75 @@ def test_cast_only_two_parts():
     r = _restriction(ability("Heavy Fog", "Cast this spell only"), "cast_only")
     assert (r.extra["restriction"], r.extra["timing"].period) == ("during", A.TimingPeriod.DECLARE_ATTACKERS_STEP)
     assert [m.extra for m in r.extra["and_only"]] == [{"restriction": "attacked_this_step"}]
+
+
+# ---- issue 13, g-counters (2026-12-04): alternative costs under a condition, counters of any kind and
+# "from among" as costs, energy counted in words
+ROUND_TRIPS_CONDITIONED = [
+    ("Snuff Out", "If you control a Swamp, you may pay 4 life rather than pay"),
+    ("Force of Vigor", "If it's not your turn, you may exile a green card from your hand rather than pay"),
+    ("Mine Collapse", "If it's your turn, you may sacrifice a Mountain rather than pay"),
+    ("Arrow Volley Trap", "If four or more creatures are attacking, you may pay {1}{W} rather than pay"),
+    ("Burdened Stoneback", "{1}{W}, Remove a counter from this creature:"),
+    ("Loch Mare", "{2}{U}, Remove two counters from this creature:"),
+    ("Aethersquall Ancient", "Pay eight {E}:"),
+    ("Soratami Mirror-Mage", "{3}, Return three lands you control to their owner's hand:"),
+]
+
+
+@pytest.mark.parametrize("name,fragment", ROUND_TRIPS_CONDITIONED, ids=[n for n, _ in ROUND_TRIPS_CONDITIONED])
+def test_round_trip_alternative_and_counter_costs(name, fragment):
+    a = ability(name, fragment)
+    assert a.render_mismatch is None and a.fully_parsed, (a.normalized, a.render_mismatch)
+
+
+def _alternative(name: str, fragment: str) -> A.AlternativeCost:
+    (alt,) = [n for n in ability(name, fragment).body.walk() if isinstance(n, A.AlternativeCost)]
+    return alt
+
+
+def test_alternative_cost_keeps_its_condition():
+    """CR 118.9: "If you control a Swamp, you may pay 4 life rather than pay this spell's mana cost" — the
+    alternative cost is available only under its condition, which is the AlternativeCost's ``condition``
+    (a leading "If …," was an Unparsed lead); written after the cost it is marked ``after``."""
+    snuff = _alternative("Snuff Out", "rather than pay")
+    assert snuff.condition.verb == "condition:control" and snuff.condition.obj.words == ["swamp"]
+    (life,) = snuff.cost.components
+    assert (life.action, life.amount.value) == ("pay_life", 4)
+    force = _alternative("Force of Vigor", "rather than pay")
+    assert force.condition.verb == "condition:not_your_turn"
+    (exile,) = force.cost.components
+    assert exile.action == "exile" and exile.obj.words == ["green", "card"]
+    edict = _alternative("Blasphemous Edict", "rather than pay")
+    assert edict.condition.verb.startswith("condition:") and edict.condition.extra["after"] is True
+
+
+def test_remove_a_counter_of_any_kind():
+    """"Remove a counter from this creature" (CR 122.1: a counter of any kind) — kind "" and the count kept,
+    apart from "Remove a +1/+1 counter from …"."""
+    (rm,) = [c for c in _costs(ability("Burdened Stoneback", "Remove a counter")) if c.action == "remove_counters"]
+    assert (rm.counter, rm.amount.value, rm.obj.quantifier) == ("", 1, "self")
+    two = [c for c in _costs(ability("Loch Mare", "Remove two counters")) if c.action == "remove_counters"]
+    assert [(c.counter, c.amount.value) for c in two] == [("", 2)]
+
+
+def test_remove_counters_from_among_is_its_own_action():
+    """"Remove one or more +1/+1 counters from among creatures you control" (Ooze Flux): the counters may
+    come from several objects — ``remove_counters_among`` (the "among" was dropped: it read as "from
+    creatures you control"); "one or more" is Amount ``one_or_more``."""
+    (rm,) = [c for c in _costs(ability("Ooze Flux", "Remove one or more")) if c.action.startswith("remove")]
+    assert (rm.action, rm.counter, rm.amount.kind) == ("remove_counters_among", "+1/+1", "one_or_more")
+    assert rm.obj.words == ["creatures"] and rm.obj.qualifiers == ["you_control"]
+
+
+def test_pay_energy_counted_in_words():
+    """"Pay eight {E}" (CR 107.14): a pay_energy cost with the Amount 8, not eight {E} symbols."""
+    (pay,) = _costs(ability("Aethersquall Ancient", "Pay eight {E}"))
+    assert (pay.action, pay.amount.value, pay.obj) == ("pay_energy", 8, None)
+
+
+def test_returned_lands_cost_is_plural():
+    """"Return three lands you control to their owner's hand" (Soratami Mirror-Mage): the possessive agrees with
+    the objects returned (CR 108.3), the count is the object's — the renderer wrote "its owner's hand"."""
+    (ret,) = [c for c in _costs(ability("Soratami Mirror-Mage", "Return three lands")) if c.action == "return_to_hand"]
+    assert ret.obj.count.value == 3 and ret.obj.words == ["lands"] and ret.obj.qualifiers == ["you_control"]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import copy
+
 from pipeline.parse import ast as A
 from pipeline.parse.lexicon import is_counter_kind
 from pipeline.parse.render import NotRendered, extra_keys, render, renders, renders_verb, uncap
 from pipeline.parse.render_mana import symbols
-from pipeline.parse.render_objects import amount_number, counted
+from pipeline.parse.render_objects import amount_number, counted, is_plural
 
 
 @renders(A.Cost)
@@ -80,18 +82,25 @@ def render_action_cost(c: A.ActionCost, **_) -> str:
     if a == "waterbend" and isinstance(c.obj, A.ManaCost) and c.amount is None:
         return "Waterbend " + render(c.obj)  # CR 701.67a
     if a == "return_to_hand" and c.obj is not None:
-        return f"Return {render(c.obj)} to its owner's hand"
+        # "Return a land you control to its owner's hand" / "Return three lands you control to their owner's
+        # hand" (Soratami Mirror-Mage: the possessive agrees with the objects, CR 108.3 owner)
+        return f"Return {render(c.obj)} to {'their' if is_plural(c.obj) else 'its'} owner's hand"
     if a == "pay_life" and c.obj is None and c.counter is None:
         return f"Pay {amount_number(c.amount, words=False)} life"
     if a == "pay_life" and c.obj is not None and c.amount is not None:  # "Pay 3 life for each velocity counter on ~"
         return f"Pay {amount_number(c.amount, words=False)} life for each {_counter(c.counter)} counter on {render(c.obj)}"
+    if a == "pay_energy" and c.obj is None and c.counter is None and c.amount is not None:
+        return f"Pay {amount_number(c.amount)} {{E}}"  # "Pay eight {E}" (CR 107.14)
     if a == "remove_all_counters" and c.obj is not None and c.amount is None:
         return f"Remove all {_counter(c.counter)} counters from {render(c.obj)}"
-    if a == "remove_counters" and c.obj is not None and c.amount is not None:
-        kind = _counter(c.counter)
-        if c.amount.kind == "any" and c.amount.ref is None:  # "Remove any number of charge counters from ~"
-            return f"Remove any number of {kind} counters from {render(c.obj)}"
-        return f"Remove {counted(c.amount, kind + ' counter', kind + ' counters')} from {render(c.obj)}"
+    if a in ("remove_counters", "remove_counters_among") and c.obj is not None and c.amount is not None:
+        # kind "" : a counter of any kind ("Remove a counter from ~", CR 122.1)
+        kind = _counter(c.counter) + " " if c.counter != "" else ""
+        among = " among" if a == "remove_counters_among" else ""
+        if c.amount.kind in ("any", "one_or_more") and c.amount.ref is None:  # "Remove any number of charge counters from ~"
+            lead = "any number of" if c.amount.kind == "any" else "one or more"
+            return f"Remove {lead} {kind}counters from{among} {render(c.obj)}"
+        return f"Remove {counted(c.amount, kind + 'counter', kind + 'counters')} from{among} {render(c.obj)}"
     if a == "put_counters" and c.obj is not None and c.amount is not None:
         kind = _counter(c.counter)
         return f"Put {counted(c.amount, kind + ' counter', kind + ' counters')} on {render(c.obj)}"
@@ -131,9 +140,20 @@ def render_alternative(c: A.AlternativeCost, **_) -> str:
     """CR 118.9: "You may [cost] rather than pay ~'s mana cost" — the components in the sentence's
     words ("pay {1} and return a basic land you control to its owner's hand"): a mana component is
     "pay {…}", two components are joined by "and", more by ", … , and"."""
-    if not isinstance(c.cost, A.Cost) or not c.cost.components or c.condition is not None:
+    if not isinstance(c.cost, A.Cost) or not c.cost.components:
         raise NotRendered("AlternativeCost")
-    return f"you may {_in_words(c.cost.components)} rather than pay ~'s mana cost"
+    body = f"you may {_in_words(c.cost.components)} rather than pay ~'s mana cost"
+    cond = c.condition
+    if cond is None:
+        return body
+    # CR 118.9: "If you control a Swamp, you may pay 4 life rather than …" / "… mana cost if …"
+    if not isinstance(cond, A.Action) or not cond.verb.startswith("condition:"):
+        raise NotRendered("AlternativeCost:condition")
+    after = cond.extra.get("after") is True
+    if after:
+        cond = copy.copy(cond)
+        cond.extra = {k: v for k, v in cond.extra.items() if k != "after"}
+    return f"{body} if {render(cond)}" if after else f"if {render(cond)}, {body}"
 
 
 # ---------------------------------------------------------------- restrictions (CR 602.5b, 601.3)

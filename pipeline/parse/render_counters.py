@@ -50,10 +50,64 @@ def counter_list(specs: list) -> str:
     return " and ".join(parts) if len(parts) == 2 else ", ".join(parts[:-1]) + ", and " + parts[-1]
 
 
+def counter_choice(a: A.Action) -> str:
+    """The kinds of ``extra.choice`` joined by "or" (CR 122.1): "your choice of a vigilance counter, a reach
+    counter, or a trample counter", "a +1/+1 counter or a loyalty counter", "your choice of a menace,
+    trample, or lifelink counter" (``shared_noun``: one counter, the kinds before one noun)."""
+    specs = a.extra.get("choice")
+    if not isinstance(specs, list) or len(specs) < 2 or not all(
+            isinstance(c, A.CounterSpec) and not c.additional for c in specs):
+        raise NotRendered("CounterSpec:choice")
+    chooser = a.extra.get("chooser")
+    if chooser not in (None, "your") or (chooser is None and "shared_noun" in a.extra):
+        raise NotRendered("CounterSpec:choice")
+    if a.extra.get("shared_noun") is True:
+        amt = specs[0].amount
+        if not (amt is not None and amt.kind == "fixed" and amt.value == 1) or len(specs) < 3:
+            raise NotRendered("CounterSpec:choice")
+        words = [counter_word(c.counter) for c in specs]
+        parts = ", ".join(words[:-1]) + ", or " + words[-1]
+        body = f"{article(words[0])} {parts} counter"
+    else:
+        parts = [counters(c.amount, c.counter) for c in specs]
+        body = " or ".join(parts) if len(parts) == 2 else ", ".join(parts[:-1]) + ", or " + parts[-1]
+    return ("your choice of " if chooser == "your" else "") + body
+
+
 def _subject_verb(a: A.Action, base: str, third: str) -> str:
     from pipeline.parse.render_effects import subject_verb
 
     return subject_verb(a, base, third)
+
+
+def counted_counters(ref: A.Node) -> str:
+    """What "for each …" counts when it counts counters (CR 122.1, 107.1): "-1/-1 counter on ~", "+1/+1
+    counter among other creatures you control" (``extra.among``), "counter removed this way"
+    (``quantity:counters_removed``, CR 118.3); any other ref as :func:`render_objects.for_each_phrase`."""
+    if isinstance(ref, A.Action) and ref.verb == "quantity:counters_removed":
+        extra_keys(ref, {"counter"})
+        if ref.obj is not None or ref.subject is not None or ref.amount is not None:
+            raise NotRendered("Action:quantity:counters_removed")
+        kind = ref.extra.get("counter")
+        return f"{counter_word(kind) + ' ' if kind else ''}counter removed this way"
+    if isinstance(ref, A.Action) and ref.verb == "quantity:counters" and ref.extra.get("among") is True:
+        if set(ref.extra) != {"counter", "among"} or not isinstance(ref.obj, A.Obj) or ref.subject is not None \
+                or ref.amount is not None:
+            raise NotRendered("Action:quantity:counters+among")
+        kind = ref.extra["counter"]
+        return f"{counter_word(kind) + ' ' if kind else ''}counter among {render(ref.obj)}"
+    return for_each_phrase(ref)
+
+
+@renders_verb("quantity:counters_removed")
+def render_counters_removed(a: A.Action, **_) -> str:
+    """"the number of charge counters removed this way" (a quantity, CR 107.1; the counters a cost removed,
+    CR 118.3)."""
+    extra_keys(a, {"counter"})
+    if a.obj is not None or a.subject is not None or a.amount is not None:
+        raise NotRendered("Action:quantity:counters_removed")
+    kind = a.extra.get("counter")
+    return f"the number of {counter_word(kind) + ' ' if kind else ''}counters removed this way"
 
 
 def _tail(a: A.Action) -> str:
@@ -61,7 +115,7 @@ def _tail(a: A.Action) -> str:
     CR 107.1), "instead" (CR 614.1a), a duration (CR 611.2b)."""
     out = ""
     if "for_each" in a.extra:
-        out += " for each " + render(a.extra["for_each"], prep="in")
+        out += " for each " + counted_counters(a.extra["for_each"])  # an Obj, or counters (quantity:counters)
     if a.extra.get("instead") is True:
         out += " instead"
     if "duration" in a.extra:
@@ -75,10 +129,16 @@ def render_put_counters(a: A.Action, **_) -> str:
     number of +1/+1 counters on it equal to its power", "put a +1/+1 counter on each creature you
     control for each …" (CR 122.6)."""
     extra_keys(a, {"counter", "optional", "for_each", "instead", "duration", "counters", "also", "those",
-                   "equal_first"})
+                   "equal_first", "choice", "chooser", "shared_noun"})
     if a.obj is None:
         raise NotRendered("Action:put_counters:no_obj")
     verb = _subject_verb(a, "put", "puts")
+    if "choice" in a.extra:  # "put your choice of a vigilance counter or a reach counter on it" (CR 122.1)
+        if a.amount is not None or set(a.extra) - {"choice", "chooser", "shared_noun", "optional"}:
+            raise NotRendered("Action:put_counters+choice")
+        return f"{verb} {counter_choice(a)} on {render(a.obj)}"
+    if {"chooser", "shared_noun"} & set(a.extra):
+        raise NotRendered("Action:put_counters+choice")
     if "those" in a.extra:  # "put its counters on …", "put those +1/+1 counters on ~" (CR 122.1)
         kind = a.extra.get("counter")
         if a.extra["those"] not in ("its", "those") or a.amount is not None or set(a.extra) - {"counter", "those", "optional"}:
@@ -212,7 +272,7 @@ def render_enters_with(e: A.EntersWith, **_) -> str:
             raise NotRendered("EntersWith:additional")
         if amt is not None and amt.kind == "for_each":  # CR 107.1: N per counted object
             specs.append(counters(A.Amount("fixed", value=amt.value if amt.value is not None else 1), c.counter))
-            tails.append(" for each " + for_each_phrase(amt.ref))
+            tails.append(" for each " + counted_counters(amt.ref))
         elif amt is not None and amt.kind == "equal_to":
             specs.append(f"a number of {counter_word(c.counter)} counters")
             tails.append(" equal to " + quantity(amt))

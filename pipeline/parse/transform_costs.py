@@ -20,6 +20,7 @@ from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
 from pipeline.parse.children import first_of as _first
+from pipeline.parse.transform_counters import _kind
 from pipeline.parse.transform_statics import _self_obj
 
 
@@ -111,6 +112,56 @@ class CostRules(Transformer):
     def rp_timing(self, meta, ch):
         t = _first(ch, A.Timing)
         return _Part(restriction=t.relation, timing=t)
+
+    # ------------------------------------------------------------ counters as a cost (CR 118.3, 122)
+    def c_remove_any_kind(self, meta, ch):
+        """"Remove a counter from ~" / "Remove two counters from a permanent you control" (a counter of any
+        kind, CR 122.1) → ``ActionCost("remove_counters", obj, amount, counter="")``."""
+        return A.ActionCost("remove_counters", _first(ch, A.Obj), _first(ch, A.Amount), "", None, self._t(meta))
+
+    def c_remove_counters_among(self, meta, ch):
+        """"Remove X loyalty counters from among planeswalkers you control" (the counters may come from
+        several objects) → ``ActionCost("remove_counters_among", obj, amount, counter)`` (kind "" any)."""
+        return A.ActionCost("remove_counters_among", _first(ch, A.Obj), _first(ch, A.Amount), _kind(ch), None,
+                            self._t(meta))
+
+    def c_remove_among_any_number(self, meta, ch):
+        """"Remove one or more +1/+1 counters from among creatures you control" / "any number of …":
+        amount ``any`` (any number, CR 107.1) or ``one_or_more``."""
+        return self._any_number(self.c_remove_counters_among(meta, ch))
+
+    def c_remove_any_number(self, meta, ch):
+        """"Remove any number of charge counters from ~" / "Remove one or more +1/+1 counters from ~"."""
+        c = A.ActionCost("remove_counters", _first(ch, A.Obj), None, _kind(ch), None, self._t(meta))
+        return self._any_number(c)
+
+    def _any_number(self, c: A.ActionCost) -> A.ActionCost:
+        """The chosen count of a counter cost: Amount ``any`` ("any number of", CR 107.1) or ``one_or_more``."""
+        any_number = "any" in (w.lower() for w in self._raw_lits)
+        c.amount = A.Amount("any" if any_number else "one_or_more", text="any number" if any_number else "one or more")
+        return c
+
+    def c_energy_count(self, meta, ch):
+        """"Pay eight {E}" (CR 107.14: one energy counter per {E}; the number written in words, as Oracle does
+        from five on) → ``ActionCost("pay_energy", amount=Amount)`` (``EnergyCost`` is "Pay {E}{E}")."""
+        return A.ActionCost("pay_energy", None, _first(ch, A.Amount), None, None, self._t(meta))
+
+    # ------------------------------------------------------------ alternative costs (CR 118.9)
+    def alt_cost_if(self, meta, ch):
+        """"If you control a Swamp, you may pay 4 life rather than pay ~'s mana cost" (CR 118.9: an
+        alternative cost available only while its condition holds) → ``AlternativeCost(cost,
+        condition=Action("condition:…"))``; a condition the grammar did not read fails the parse."""
+        cond = next((c for c in ch if isinstance(c, A.Action)), None)
+        return A.AlternativeCost(_first(ch, A.Cost), cond, self._t(meta))
+
+    def alt_cost_if_after(self, meta, ch):
+        """"You may pay {B} rather than pay ~'s mana cost if there are thirteen or more creatures on
+        the battlefield" (Blasphemous Edict): the condition written after the cost (its
+        ``extra["after"]``, as ``ToAst.s_if_after``)."""
+        alt = self.alt_cost_if(meta, ch)
+        if alt.condition is not None:
+            alt.condition.extra["after"] = True
+        return alt
 
     # ------------------------------------------------------------ timing (CR 500.1, 508.1, 509.1)
     def _tm_relation(relation):  # noqa: N805

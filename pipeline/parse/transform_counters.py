@@ -53,6 +53,16 @@ class CounterRules(Transformer):
         return A.Action("put_counters", obj=objs[0], amount=_first(ch, A.Amount),
                         extra={"counter": _kind(ch), "for_each": objs[-1]}, text=self._t(meta))
 
+    def a_put_counters_for_each_counter(self, meta, ch):
+        """"put a -1/-1 counter on target creature for each -1/-1 counter on ~" (CR 122.1, 107.1): the
+        counted counters are ``extra["for_each"]`` = ``Action("quantity:counters", obj, extra={"counter"})``
+        (as ``ToAst.c_rider_for_each_counter``), the per-counter count stays the amount."""
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        kinds = [c.kind for c in ch if isinstance(c, _Counter)]
+        counted = A.Action("quantity:counters", obj=objs[-1], extra={"counter": kinds[-1]})
+        return A.Action("put_counters", obj=objs[0], amount=_first(ch, A.Amount),
+                        extra={"counter": kinds[0], "for_each": counted}, text=self._t(meta))
+
     def a_put_counters_two(self, meta, ch):
         """"put a +1/+1 counter on it and a +1/+1 counter on up to one other target attacking
         creature" → ``put_counters`` with ``extra.also``: the second ``put_counters`` Action (its own
@@ -88,6 +98,47 @@ class CounterRules(Transformer):
         each.value = per.value
         return A.EntersWith(_no_subject(), [A.CounterSpec(_kind(ch), each)])
 
+    def _counted_counters(self, ch) -> A.Action:
+        """The counters "for each" counts (CR 122.1): ``Action("quantity:counters", obj, extra={"counter"})``
+        ("for each loyalty counter on planeswalkers you control"), ``extra.among`` for "… among other creatures
+        you control", or ``Action("quantity:counters_removed", extra={"counter"})`` for "… counter removed
+        this way"; the kind is the last counter kind written ("" any)."""
+        kinds = [c.kind for c in ch if isinstance(c, _Counter)]
+        lits = [w.lower() for w in self._raw_lits]
+        each = lits.index("each") if "each" in lits else 0
+        kind = kinds[-1] if len(kinds) == 2 else ""  # (the first kind is the counter put)
+        if "removed" in lits[each:]:
+            return A.Action("quantity:counters_removed", extra={"counter": kind})
+        extra = {"counter": kind}
+        if "among" in lits[each:]:
+            extra["among"] = True
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        return A.Action("quantity:counters", obj=objs[-1] if objs else None, extra=extra)
+
+    def a_gain_life_for_each_counter(self, meta, ch):
+        """"you gain 2 life for each age counter on it" (CR 119.1, 122.1) → ``gain_life`` with ``extra.for_each``
+        the counted counters (as ``ToAst.c_rider_for_each_counter``)."""
+        kind = _kind(ch)
+        counted = A.Action("quantity:counters", obj=_first(ch, A.Obj), extra={"counter": kind})
+        return A.Action("gain_life", amount=_first(ch, A.Amount), extra={"for_each": counted}, text=self._t(meta))
+
+    def a_enters_with_for_each_counter(self, meta, ch):
+        """"~ enters with a +1/+1 counter on it for each loyalty counter on planeswalkers you control" (CR
+        614.1c, 122.1) → EntersWith whose CounterSpec amount is ``Amount(for_each, value=<per counter>,
+        ref=<the counted counters>)`` (:meth:`_counted_counters`)."""
+        self._form_used = True  # "on" / "among" / "removed this way" are read by _counted_counters
+        first = next(c.kind for c in ch if isinstance(c, _Counter))
+        per = _first(ch, A.Amount)
+        each = A.Amount("for_each", value=per.value if per is not None else 1, ref=self._counted_counters(ch),
+                        text=self._t(meta))
+        return A.EntersWith(_no_subject(), [A.CounterSpec(first, each)])
+
+    def qt_counters_removed(self, meta, ch):
+        """"the number of charge counters removed this way" (the counters a cost removed, CR 118.3, 107.1)
+        → Amount(equal_to) of ``Action("quantity:counters_removed", extra={"counter"})`` (kind "" any)."""
+        return A.Amount("equal_to", ref=A.Action("quantity:counters_removed", extra={"counter": _kind(ch)},
+                                                 text=self._t(meta)), text=self._t(meta))
+
     def a_enters_with_additional(self, meta, ch):
         """"enters with an additional +1/+1 counter on it" (CR 122.6): one counter beyond those
         another effect gives (``CounterSpec.additional``)."""
@@ -109,6 +160,27 @@ class CounterRules(Transformer):
         key: each kind is in its CounterSpec)."""
         specs = [c for c in ch if isinstance(c, A.CounterSpec)]
         return A.Action("put_counters", obj=_first(ch, A.Obj), extra={"counters": specs}, text=self._t(meta))
+
+    def a_put_counter_choice(self, meta, ch):
+        """"Put your choice of a vigilance counter, a reach counter, or a trample counter on it" (CR 122.1,
+        608.2d) → ``Action("put_counters", obj, extra={"choice": [CounterSpec, …], "chooser": "your"})``."""
+        specs = [c for c in ch if isinstance(c, A.CounterSpec)]
+        return A.Action("put_counters", obj=_first(ch, A.Obj), extra={"choice": specs, "chooser": "your"},
+                        text=self._t(meta))
+
+    def a_put_counter_choice_kinds(self, meta, ch):
+        """"put your choice of a menace, trample, or lifelink counter on it": one counter, the kinds sharing
+        the noun → as :meth:`a_put_counter_choice` with ``extra.shared_noun``."""
+        amount = _first(ch, A.Amount) or A.Amount("fixed", value=1, text="a")
+        specs = [A.CounterSpec(c.kind, amount) for c in ch if isinstance(c, _Counter)]
+        return A.Action("put_counters", obj=_first(ch, A.Obj),
+                        extra={"choice": specs, "chooser": "your", "shared_noun": True}, text=self._t(meta))
+
+    def a_put_counter_either(self, meta, ch):
+        """"Put a +1/+1 counter or a loyalty counter on it" (the one who puts it chooses, CR 608.2d) →
+        ``put_counters`` with ``extra.choice`` and no ``chooser``."""
+        specs = [c for c in ch if isinstance(c, A.CounterSpec)]
+        return A.Action("put_counters", obj=_first(ch, A.Obj), extra={"choice": specs}, text=self._t(meta))
 
     def a_enters_with_list(self, meta, ch):
         """"~ enters with a +1/+1 counter, a flying counter, and a shield counter on it" (CR 614.1c)."""
