@@ -169,3 +169,64 @@ def test_mana_spent_is_a_quantity_of_the_spell():
     assert deluge.obj.quantifier == "self" and deluge.extra == {}
     (snow,) = [n for n in _nodes(ability("Blessing of Frost", "amount of {S} spent"), A.Action) if n.verb == "quantity:mana_spent"]
     assert [s.raw for s in snow.extra["symbols"]] == ["{S}"]
+
+
+# ---- branch g-objects: reflexive "itself", characteristics compared with a quantity, "with {X} in its mana
+# cost", "that has an Adventure" (each line read from oracle-2026 by card name)
+ROUND_TRIPS_2 = [
+    ("Wave of Reckoning", "Each creature deals damage to itself equal to its power."),
+    ("Psionic Entity", "deals 2 damage to any target and 3 damage to itself."),
+    ("Stone Giant", "with toughness less than this creature's power gains flying"),
+    ("Master Symmetrist", "Whenever a creature you control with power equal to its toughness attacks"),
+    ("Ensnaring Bridge", "Creatures with power greater than the number of cards in your hand can't attack."),
+    ("Fell the Mighty", "Destroy all creatures with power greater than target creature's power."),
+    ("Ironclaw Curse", "with power equal to or greater than the enchanted creature's toughness"),
+    ("Elementalist's Palette", "Whenever you cast a spell with {X} in its mana cost"),
+    ("Edgewall Innkeeper", "Whenever you cast a creature spell that has an Adventure, draw a card."),
+    ("Frost Breath", "Those creatures don't untap during their controller's next untap step."),
+]
+
+
+@pytest.mark.parametrize("name,fragment", ROUND_TRIPS_2, ids=[f"{n}:{f[:24]}" for n, f in ROUND_TRIPS_2])
+def test_round_trip_2(name, fragment):
+    a = ability(name, fragment)
+    assert a.render_mismatch is None and a.fully_parsed, (a.normalized, a.render_mismatch)
+
+
+def test_itself_is_the_clause_subject():
+    """"deals damage to itself" names the dealing creature (a reflexive), not another object "it" refers to:
+    qualifier ``reflexive`` (the normaliser of forms folds "itself" into "it", so the rule is its own)."""
+    dmg = _action(ability("Wave of Reckoning", "to itself"), "damage_equal")
+    assert (dmg.obj.quantifier, dmg.obj.qualifiers) == ("it", ["reflexive"])
+    assert dmg.subject.quantifier == "each"
+
+
+def test_characteristic_compared_with_a_quantity():
+    """CR 208.1: "with toughness less than ~'s power" — the characteristic and the comparator are the
+    qualifier (ast.STAT_COMPARISONS), the quantity an Amount in refs; "equal to or greater than" is >=."""
+    obj = next(o for o in _nodes(ability("Stone Giant", "with toughness less than"), A.Obj)
+               if "toughness_lt" in o.qualifiers)
+    assert obj.qualifiers == ["you_control", "toughness_lt"] and A.STAT_COMPARISONS["toughness_lt"][:2] == ("toughness", "<")
+    (amount,) = obj.refs
+    assert (amount.kind, amount.ref.quantifier, amount.ref.qualifiers) == ("equal_to", "self", ["stat", "stat:power"])
+    curse = next(o for o in _nodes(ability("Ironclaw Curse", "equal to or greater"), A.Obj) if o.refs)
+    assert curse.qualifiers == ["power_eq_or_gt"] and A.STAT_COMPARISONS["power_eq_or_gt"][1] == ">="
+    bridge = next(o for o in _nodes(ability("Ensnaring Bridge", "power greater than"), A.Obj) if o.refs)
+    assert bridge.qualifiers == ["power_gt"] and bridge.refs[0].ref.words == ["cards"]
+
+
+def test_mana_symbol_and_adventure_post_modifiers_keep_what_they_name():
+    """"with {X} in its mana cost" / "with {H} …" (CR 107.3, 202.1) and "that has an Adventure" (CR 715.1)
+    kept their symbol and type word (the qualifier was the bare rule name: {X} = {H})."""
+    x = next(o for o in _nodes(ability("Elementalist's Palette", "with {X}"), A.Obj) if o.words == ["spell"])
+    h = next(o for o in _nodes(ability("Rage Extractor", "with {H}"), A.Obj) if o.words == ["spell"])
+    assert (x.qualifiers, h.qualifiers) == (["with_mana_symbol:{X}"], ["with_mana_symbol:{H}"])
+    adv = next(o for o in _nodes(ability("Edgewall Innkeeper", "that has an Adventure"), A.Obj) if o.qualifiers)
+    assert (adv.words, adv.qualifiers) == (["creature", "spell"], ["that_has:adventure"])
+
+
+def test_untap_step_wording_after_a_plural_subject():
+    """CR 502.3: "Those creatures don't untap during their controller's next untap step" (Frost Breath) and
+    "… their controllers' next untap steps" are both printed; the AST says which (``their_controller_next``)."""
+    act = _action(ability("Frost Breath", "their controller's next untap step"), "no_untap")
+    assert act.extra["untap_step"] == "their_controller_next"

@@ -336,6 +336,9 @@ def _ref_post(q: str, ref: A.Node, form: str | None) -> str:
     "dealt damage by ~ this turn" — CR 120; "with mana value equal to <quantity>")."""
     if q in REF_COMPARISONS and form is None and isinstance(ref, A.Amount):
         return f"{REF_COMPARISONS[q]} {quantity(ref)}"
+    if q in A.STAT_COMPARISONS and form is None and isinstance(ref, A.Amount):
+        stat, _, words = A.STAT_COMPARISONS[q]  # "with toughness greater than its power" (CR 208.1, 202.3)
+        return f"with {stat} {words} {quantity(ref)}"
     if not isinstance(ref, A.Obj):
         raise NotRendered("Obj:refs")
     if q == "dealt_damage_by" and form is None:
@@ -425,6 +428,17 @@ def _post(q: str, words: list[str], prep: str | None = None, form: str | None = 
         if not all(is_object_word(w) for w in words):
             raise NotRendered("Obj:post=from_source")
         return f"from {article(words[0])} {descriptor(words)}"
+    if name == "that_has" and arg:  # "a creature spell that has an Adventure" (CR 715.1, 205.3k)
+        words = arg.split(",")
+        return f"that has {article(words[0])} {descriptor(words)}"
+    if name == "with_mana_symbol" and arg:  # "a spell with {X} in its mana cost" (CR 107.3, 202.1)
+        from pipeline.parse.render_mana import render_symbol
+        from pipeline.parse.transform import mana_symbol
+
+        raws = re.findall(r"\{[^{}]+\}", arg)
+        if "".join(raws) != arg or any(mana_symbol(r).kind == "other" for r in raws):
+            raise NotRendered("Obj:post=with_mana_symbol")
+        return f"with {''.join(render_symbol(mana_symbol(r)) for r in raws)} in its mana cost"
     if name == "thats_a" and arg:  # "creature you control that's a Wolf or a Werewolf" (CR 205.3)
         words = arg.split(",")
         return f"that's {article(words[0])} {descriptor(words)}"
@@ -590,6 +604,8 @@ def render_obj(obj: A.Obj, role: str = "object", prep: str | None = None, **_) -
         return _possessive(obj)
     if q == "cost":
         return _cost_of(obj)
+    if q == "it" and obj.qualifiers == ["reflexive"] and obj.count is None and not obj.words and not obj.refs:
+        return "itself"  # the clause's own subject (transform_objects.o_itself)
     pronoun = {"self": "~", "you": "you", "it": "it", "them": "they" if role == "subject" else "them"}.get(q)
     if pronoun is not None:  # "~ from your hand", "it"
         return " ".join([pronoun] + posts(obj.qualifiers, [pronoun], refs=obj.refs))
