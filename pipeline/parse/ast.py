@@ -454,6 +454,25 @@ class Scaled(Node):
     rounding: str | None = None
 
 
+#: Operators of :class:`Arithmetic` ("plus", "minus").
+ARITHMETIC_OPS = ("plus", "minus")
+#: How a constant of an :class:`Arithmetic` is written: "3 minus …" (digits) or "five minus …" (words).
+NUMERALS = ("digits", "words")
+
+
+@dataclass
+class Arithmetic(Node):
+    """Two quantities added or subtracted, as the ``ref`` of an ``Amount{equal_to}`` (CR 107.1: a
+    number the text computes): "the number of cards in their hand minus 4" (Black Vise), "3 minus the
+    number of cards in their hand" (The Rack), "the number of Caves you control plus the number of Cave
+    cards in your graveyard". left, right: Amounts (fixed, X or equal_to); op: one of ARITHMETIC_OPS;
+    numerals: one of NUMERALS, how a fixed constant is written (Oracle prints both)."""
+    left: "Amount"
+    op: str
+    right: "Amount"
+    numerals: str = "digits"
+
+
 #: Closed list of comparators (``Comparison.comparator``): "N or more" / "N or greater" / "N or
 #: higher" (>=), "N or less" / "N or fewer" (<=), "more than N" (>), "less/fewer than N" (<), "exactly N" (=).
 COMPARATORS = (">=", "<=", ">", "<", "=")

@@ -191,7 +191,8 @@ PLURAL_BASES: set = set()
 
 _OWNER_WORDS = ("controller", "owner")
 _STATS = {"stat:power": "power", "stat:toughness": "toughness", "stat:mana value": "mana value",
-          "stat:loyalty": "loyalty"}
+          "stat:loyalty": "loyalty",
+          "stat:intensity": "intensity"}  # MTG Arena's digital-only intensity (objects.lark; no CR rule)
 
 
 def _stat(q: str) -> str:
@@ -210,6 +211,20 @@ def _scaled(sc: A.Scaled, **_) -> str:
     return out + (f", rounded {sc.rounding}" if sc.rounding else "")
 
 
+@renders(A.Arithmetic)
+def _arithmetic(ar: A.Arithmetic, **_) -> str:
+    """"the number of cards in their hand minus 4", "five minus the number of lands they control" (CR 107.1)."""
+    if ar.op not in A.ARITHMETIC_OPS or ar.numerals not in A.NUMERALS:
+        raise NotRendered("Arithmetic")
+
+    def side(a: A.Amount) -> str:
+        if a is not None and a.kind in ("fixed", "x"):
+            return amount_number(a, words=ar.numerals == "words")
+        return quantity(a)
+
+    return f"{side(ar.left)} {ar.op} {side(ar.right)}"
+
+
 def quantity(amount: A.Amount) -> str:
     """An ``equal_to`` amount's quantity: "its power" (a stat object) or "the number of
     creatures you control" (a counted object), CR 107.1."""
@@ -221,6 +236,8 @@ def quantity(amount: A.Amount) -> str:
         return render(amount.ref)
     if amount is not None and amount.kind == "equal_to" and amount.value is None and isinstance(amount.ref, A.Scaled):
         return _scaled(amount.ref)
+    if amount is not None and amount.kind == "equal_to" and amount.value is None and isinstance(amount.ref, A.Arithmetic):
+        return _arithmetic(amount.ref)
     if amount is None or amount.kind != "equal_to" or amount.value is not None or not isinstance(amount.ref, A.Obj):
         raise NotRendered(f"Amount:{getattr(amount, 'kind', None)}")
     ref = amount.ref

@@ -307,6 +307,21 @@ class ObjectRules(Transformer):
             raise ValueError(f"qt_{factor}_of: no quantity")
         return A.Amount("equal_to", ref=A.Scaled(factor, inner, rounding), text=self._t(meta))
 
+    def qt_arith(self, meta, ch):
+        """"the number of cards in their hand minus 4", "3 minus the number of …", "<quantity> plus
+        <quantity>" (CR 107.1): ``Amount{equal_to, ref: Arithmetic(left, op, right, numerals)}``; the
+        operator is the literal written, ``numerals`` whether a constant is digits or a word."""
+        sides = [c if isinstance(c, A.Amount) else A.Amount("equal_to", ref=c, text=c.text)
+                 for c in ch if isinstance(c, (A.Amount, A.Obj))]
+        if len(sides) != 2:
+            raise ValueError("qt_arith: two quantities expected")
+        left, right = sides
+        op = "minus" if "minus" in self._lits else "plus"
+        self._form_used = True
+        fixed = [a for a in (left, right) if a.kind == "fixed"]
+        numerals = "words" if fixed and not fixed[0].text.strip().isdigit() else "digits"
+        return A.Amount("equal_to", ref=A.Arithmetic(left, op, right, numerals), text=self._t(meta))
+
     def qt_total_number(self, meta, ch):  # "the total number of cards in all players' hands"
         return self._quantity(meta, "total_number", obj=_first(ch, A.Obj))
 
