@@ -464,8 +464,8 @@ NUMERALS = ("digits", "words")
 class Arithmetic(Node):
     """Two quantities added or subtracted, as the ``ref`` of an ``Amount{equal_to}`` (CR 107.1: a
     number the text computes): "the number of cards in their hand minus 4" (Black Vise), "3 minus the
-    number of cards in their hand" (The Rack), "the number of Caves you control plus the number of Cave
-    cards in your graveyard". left, right: Amounts (fixed, X or equal_to); op: one of ARITHMETIC_OPS;
+    number of cards in their hand" (The Rack); objects.lark qt_arith reads "minus" only so far ("plus" of
+    two quantities would add grammar conflicts). left, right: Amounts (fixed, X or equal_to); op: one of ARITHMETIC_OPS;
     numerals: one of NUMERALS, how a fixed constant is written (Oracle prints both)."""
     left: "Amount"
     op: str

@@ -308,9 +308,9 @@ class ObjectRules(Transformer):
         return A.Amount("equal_to", ref=A.Scaled(factor, inner, rounding), text=self._t(meta))
 
     def qt_arith(self, meta, ch):
-        """"the number of cards in their hand minus 4", "3 minus the number of …", "<quantity> plus
-        <quantity>" (CR 107.1): ``Amount{equal_to, ref: Arithmetic(left, op, right, numerals)}``; the
-        operator is the literal written, ``numerals`` whether a constant is digits or a word."""
+        """"the number of cards in their hand minus 4", "3 minus the number of …" (CR 107.1):
+        ``Amount{equal_to, ref: Arithmetic(left, op, right, numerals)}``; the operator is the literal
+        written, ``numerals`` whether a constant is digits or a word. Raises ValueError without two sides."""
         sides = [c if isinstance(c, A.Amount) else A.Amount("equal_to", ref=c, text=c.text)
                  for c in ch if isinstance(c, (A.Amount, A.Obj))]
         if len(sides) != 2:
