@@ -93,3 +93,20 @@ def test_keyword_with_materials_or_quality(name, line, keyword, words, count):
     assert [w.lower() for w in kw.param.words] == words
     got = kw.param.count.value if kw.param.count is not None else None
     assert got == count or (count is not None and kw.param.quantifier is not None), kw.param
+
+
+@pytest.mark.parametrize("name,line,keyword,amount", [
+    ("Heroic Teamwork", "Teamwork 3", "teamwork", 3),               # paper, after the bundled CR
+    ("Static Discharge", "Starting intensity 3", "starting intensity", 3),  # MTG Arena (digital)
+    ("Champions of Tyr", "Double team", "double team", None),       # MTG Arena (digital)
+])
+def test_keywords_the_bundled_cr_does_not_define(name, line, keyword, amount):
+    """Keywords Oracle prints that the bundled CR does not define (lexicon.NON_CR_KEYWORDS) parse and
+    render; they are not in the CR lexicon (when a CR names one, it must leave the hand-kept list)."""
+    from pipeline.parse.lexicon import NON_CR_KEYWORDS, cr_lexicons
+
+    a = ability(name, line)
+    assert a.kind == "keyword" and a.fully_parsed
+    (kw,) = a.body.keywords
+    assert kw.name == keyword and (kw.amount.value if kw.amount else None) == amount
+    assert keyword in NON_CR_KEYWORDS and keyword not in cr_lexicons()["keywords"]

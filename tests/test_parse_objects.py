@@ -45,6 +45,17 @@ ROUND_TRIPS = [
     ("Neverwinter Hydra", "equal to the total of those results."),  # CR 706.2
     ("Razorfield Ripper", "where X is the amount of {E} you have."),  # CR 107.14
     ("Windswift Slice", "equal to the amount of excess damage dealt this way."),  # CR 120.10
+    # reflexive "itself", characteristics compared with a quantity, {X} in a mana cost, Adventure, untap step
+    ("Wave of Reckoning", "Each creature deals damage to itself equal to its power."),
+    ("Psionic Entity", "deals 2 damage to any target and 3 damage to itself."),
+    ("Stone Giant", "with toughness less than this creature's power gains flying"),
+    ("Master Symmetrist", "Whenever a creature you control with power equal to its toughness attacks"),
+    ("Ensnaring Bridge", "Creatures with power greater than the number of cards in your hand can't attack."),
+    ("Fell the Mighty", "Destroy all creatures with power greater than target creature's power."),
+    ("Ironclaw Curse", "with power equal to or greater than the enchanted creature's toughness"),
+    ("Elementalist's Palette", "Whenever you cast a spell with {X} in its mana cost"),
+    ("Edgewall Innkeeper", "Whenever you cast a creature spell that has an Adventure, draw a card."),
+    ("Frost Breath", "Those creatures don't untap during their controller's next untap step."),
 ]
 
 
@@ -169,3 +180,76 @@ def test_mana_spent_is_a_quantity_of_the_spell():
     assert deluge.obj.quantifier == "self" and deluge.extra == {}
     (snow,) = [n for n in _nodes(ability("Blessing of Frost", "amount of {S} spent"), A.Action) if n.verb == "quantity:mana_spent"]
     assert [s.raw for s in snow.extra["symbols"]] == ["{S}"]
+
+
+def test_itself_is_the_clause_subject():
+    """"deals damage to itself" names the dealing creature (a reflexive), not another object "it" refers to:
+    qualifier ``reflexive`` (the normaliser of forms folds "itself" into "it", so the rule is its own)."""
+    dmg = _action(ability("Wave of Reckoning", "to itself"), "damage_equal")
+    assert (dmg.obj.quantifier, dmg.obj.qualifiers) == ("it", ["reflexive"])
+    assert dmg.subject.quantifier == "each"
+
+
+def test_characteristic_compared_with_a_quantity():
+    """CR 208.1: "with toughness less than ~'s power" — the characteristic and the comparator are the
+    qualifier (ast.STAT_COMPARISONS), the quantity an Amount in refs; "equal to or greater than" is >=."""
+    obj = next(o for o in _nodes(ability("Stone Giant", "with toughness less than"), A.Obj)
+               if "toughness_lt" in o.qualifiers)
+    assert obj.qualifiers == ["you_control", "toughness_lt"] and A.STAT_COMPARISONS["toughness_lt"][:2] == ("toughness", "<")
+    (amount,) = obj.refs
+    assert (amount.kind, amount.ref.quantifier, amount.ref.qualifiers) == ("equal_to", "self", ["stat", "stat:power"])
+    curse = next(o for o in _nodes(ability("Ironclaw Curse", "equal to or greater"), A.Obj) if o.refs)
+    assert curse.qualifiers == ["power_eq_or_gt"] and A.STAT_COMPARISONS["power_eq_or_gt"][1] == ">="
+    bridge = next(o for o in _nodes(ability("Ensnaring Bridge", "power greater than"), A.Obj) if o.refs)
+    assert bridge.qualifiers == ["power_gt"] and bridge.refs[0].ref.words == ["cards"]
+
+
+def test_mana_symbol_and_adventure_post_modifiers_keep_what_they_name():
+    """"with {X} in its mana cost" / "with {H} …" (CR 107.3, 202.1) and "that has an Adventure" (CR 715.1)
+    kept their symbol and type word (the qualifier was the bare rule name: {X} = {H})."""
+    x = next(o for o in _nodes(ability("Elementalist's Palette", "with {X}"), A.Obj) if o.words == ["spell"])
+    h = next(o for o in _nodes(ability("Rage Extractor", "with {H}"), A.Obj) if o.words == ["spell"])
+    assert (x.qualifiers, h.qualifiers) == (["with_mana_symbol:{X}"], ["with_mana_symbol:{H}"])
+    adv = next(o for o in _nodes(ability("Edgewall Innkeeper", "that has an Adventure"), A.Obj) if o.qualifiers)
+    assert (adv.words, adv.qualifiers) == (["creature", "spell"], ["that_has:adventure"])
+
+
+def test_untap_step_wording_after_a_plural_subject():
+    """CR 502.3: "Those creatures don't untap during their controller's next untap step" (Frost Breath) and
+    "… their controllers' next untap steps" are both printed; the AST says which (``their_controller_next``)."""
+    act = _action(ability("Frost Breath", "their controller's next untap step"), "no_untap")
+    assert act.extra["untap_step"] == "their_controller_next"
+
+
+@pytest.mark.parametrize("name,fragment,op,numerals", [
+    ("Black Vise", "where X is the number of cards in their hand minus 4", "minus", "digits"),
+    ("The Rack", "where X is 3 minus the number of cards in their hand", "minus", "digits"),
+    ("Storm World", "where X is 4 minus the number of cards in their hand", "minus", "digits"),
+])
+def test_computed_quantity_is_an_arithmetic_node(name, fragment, op, numerals):
+    """CR 107.1: "the number of cards in their hand minus 4" — both sides are Amounts and the operator an
+    enum (ast.ARITHMETIC_OPS); whether the constant is written as digits or a word is kept for the renderer."""
+    a = ability(name, fragment)
+    assert a.fully_parsed, (a.normalized, a.render_mismatch)
+    (ar,) = _nodes(a, A.Arithmetic)
+    assert (ar.op, ar.numerals) == (op, numerals)
+    const, counted = (ar.right, ar.left) if ar.right.kind == "fixed" else (ar.left, ar.right)
+    assert const.value in (3, 4) and counted.kind == "equal_to" and isinstance(counted.ref, A.Obj)
+
+
+def test_x_defined_in_a_sentence_of_its_own():
+    """CR 107.3a: "X is the mana value of that card." (a sentence of its own after the effect that uses X)
+    renders as that sentence, its quantity a node."""
+    a = ability("Soul Foundry", "X is the mana value of that card.")
+    assert a.fully_parsed, (a.normalized, a.render_mismatch)
+    (where,) = _nodes(a, A.WhereX)
+    assert where.definition.kind == "equal_to" and where.definition.ref.qualifiers[-1] == "stat:mana value"
+
+
+def test_intensity_is_a_characteristic():
+    """MTG Arena's digital-only intensity (no CR rule; "Starting intensity N" sets it) is read like power:
+    "where X is this Equipment's intensity" → the object's ``stat:intensity``."""
+    a = ability("Quickbeast Amulet", "where X is this Equipment's intensity")
+    assert a.fully_parsed, (a.normalized, a.render_mismatch)
+    (where,) = _nodes(a, A.WhereX)
+    assert where.definition.ref.quantifier == "self" and where.definition.ref.qualifiers == ["stat", "stat:intensity"]

@@ -375,6 +375,20 @@ REF_QUALIFIERS = ("that_targets", "that_targets_only", "other_than", "same_name_
                   "from_among", "shares_creature_type", "shares_card_type", "shares_color",
                   "list_and", "list_or", "list_and_or")
 
+#: Post-modifiers comparing a characteristic with a quantity (an :class:`Amount` in ``Obj.refs``) that
+#: objects.lark p_stat_cmp reads (CR 208.1 power/toughness, 202.3 mana value; the quantity CR 107.1):
+#: qualifier → (characteristic, comparator of :data:`COMPARATORS`, the words before the quantity).
+#: "equal to or greater than" and "greater than or equal to" are one comparator, two wordings.
+STAT_COMPARISONS = {
+    f"{key}_{rel}": (stat, cmp, words)
+    for key, stat in (("power", "power"), ("toughness", "toughness"), ("mv", "mana value"))
+    for rel, cmp, words in (("lt", "<", "less than"), ("gt", ">", "greater than"),
+                            ("le", "<=", "less than or equal to"), ("ge", ">=", "greater than or equal to"),
+                            ("eq", "=", "equal to"), ("eq_or_gt", ">=", "equal to or greater than"),
+                            ("eq_or_lt", "<=", "equal to or less than"))
+}
+REF_QUALIFIERS = REF_QUALIFIERS + tuple(STAT_COMPARISONS)
+
 
 @dataclass
 class AbilitiesOf(Obj):
@@ -438,6 +452,25 @@ class Scaled(Node):
     factor: str
     amount: "Amount | None" = None
     rounding: str | None = None
+
+
+#: Operators of :class:`Arithmetic` ("plus", "minus").
+ARITHMETIC_OPS = ("plus", "minus")
+#: How a constant of an :class:`Arithmetic` is written: "3 minus …" (digits) or "five minus …" (words).
+NUMERALS = ("digits", "words")
+
+
+@dataclass
+class Arithmetic(Node):
+    """Two quantities added or subtracted, as the ``ref`` of an ``Amount{equal_to}`` (CR 107.1: a
+    number the text computes): "the number of cards in their hand minus 4" (Black Vise), "3 minus the
+    number of cards in their hand" (The Rack); objects.lark qt_arith reads "minus" only so far ("plus" of
+    two quantities would add grammar conflicts). left, right: Amounts (fixed, X or equal_to); op: one of ARITHMETIC_OPS;
+    numerals: one of NUMERALS, how a fixed constant is written (Oracle prints both)."""
+    left: "Amount"
+    op: str
+    right: "Amount"
+    numerals: str = "digits"
 
 
 #: Closed list of comparators (``Comparison.comparator``): "N or more" / "N or greater" / "N or

@@ -115,6 +115,22 @@ def is_keyword(name: str) -> bool:
     return False
 
 
+#: Keyword abilities Oracle text prints that the bundled Comprehensive Rules (2026-02-27) do not define
+#: (name → where it comes from). MTG Arena's digital-only keywords (Alchemy) are in no CR edition; a
+#: paper keyword of a set printed after the bundled CR waits for the CR that names it (then the
+#: generator reads it and it leaves this list). The renderer writes these names as it writes CR 702's.
+NON_CR_KEYWORDS = {
+    "double team": "digital: MTG Arena (Alchemy: Baldur's Gate), e.g. Champions of Tyr",
+    "starting intensity": "digital: MTG Arena (Alchemy intensity/intensify), e.g. Static Discharge",
+    "teamwork": "paper, printed after the bundled CR (Marvel Super Heroes, 2026), e.g. Heroic Teamwork",
+}
+
+
+def is_non_cr_keyword(name: str) -> bool:
+    """True if ``name`` (lower case) is a keyword of :data:`NON_CR_KEYWORDS` (not in the bundled CR)."""
+    return name in NON_CR_KEYWORDS
+
+
 def is_ability_word(word: str) -> bool:
     """True if ``word`` (any case) is an ability word of CR 207.2c."""
     return word.lower() in cr_lexicons()["ability_words"]

@@ -30,6 +30,12 @@ def render_sentence(s: A.Sentence, **_) -> str:
         raise NotRendered("Sentence:optional")
     effects = list(s.effects)
     where = effects.pop() if effects and isinstance(effects[-1], A.WhereX) else None
+    if where is not None and not effects and s.condition is None and not getattr(s, "joins", None):
+        # "X is the mana value of the exiled card." (CR 107.3a: X defined in a sentence of its own;
+        # transform_effects.s_x_is)
+        if where.variable != "X" or not isinstance(where.definition, A.Amount):
+            raise NotRendered("WhereX")
+        return f"X is {quantity(where.definition)}."
     # "Until end of turn, ~ becomes an Angel and gains flying": the lead duration governs each
     # effect, so a grant in it is one-shot ("gains", CR 611.2a) though it holds no duration itself
     if len(effects) == 1 and isinstance(effects[0], A.Sentence):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pipeline.parse import ast as A
 import re
 
-from pipeline.parse.lexicon import is_keyword, is_object_word
+from pipeline.parse.lexicon import is_keyword, is_non_cr_keyword, is_object_word
 from pipeline.parse.render import NotRendered, cap, render, renders
 from pipeline.parse.render_objects import amount_number
 
@@ -40,7 +40,8 @@ def render_keyword(kw: A.Keyword, **_) -> str:
     name = kw.name
     if name == "landwalk":
         return _landwalk(kw)
-    if not is_keyword(name.removesuffix(" from")):  # "hexproof from" (CR 702.11d)
+    # "hexproof from" (CR 702.11d); keywords the bundled CR does not define, digital ones included (lexicon)
+    if not (is_keyword(name.removesuffix(" from")) or is_non_cr_keyword(name)):
         raise NotRendered("Keyword:name")
     out = name
     if kw.param is not None:

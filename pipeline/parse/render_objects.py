@@ -191,7 +191,8 @@ PLURAL_BASES: set = set()
 
 _OWNER_WORDS = ("controller", "owner")
 _STATS = {"stat:power": "power", "stat:toughness": "toughness", "stat:mana value": "mana value",
-          "stat:loyalty": "loyalty"}
+          "stat:loyalty": "loyalty",
+          "stat:intensity": "intensity"}  # MTG Arena's digital-only intensity (objects.lark; no CR rule)
 
 
 def _stat(q: str) -> str:
@@ -210,6 +211,20 @@ def _scaled(sc: A.Scaled, **_) -> str:
     return out + (f", rounded {sc.rounding}" if sc.rounding else "")
 
 
+@renders(A.Arithmetic)
+def _arithmetic(ar: A.Arithmetic, **_) -> str:
+    """"the number of cards in their hand minus 4", "five minus the number of lands they control" (CR 107.1)."""
+    if ar.op not in A.ARITHMETIC_OPS or ar.numerals not in A.NUMERALS:
+        raise NotRendered("Arithmetic")
+
+    def side(a: A.Amount) -> str:
+        if a is not None and a.kind in ("fixed", "x"):
+            return amount_number(a, words=ar.numerals == "words")
+        return quantity(a)
+
+    return f"{side(ar.left)} {ar.op} {side(ar.right)}"
+
+
 def quantity(amount: A.Amount) -> str:
     """An ``equal_to`` amount's quantity: "its power" (a stat object) or "the number of
     creatures you control" (a counted object), CR 107.1."""
@@ -221,6 +236,8 @@ def quantity(amount: A.Amount) -> str:
         return render(amount.ref)
     if amount is not None and amount.kind == "equal_to" and amount.value is None and isinstance(amount.ref, A.Scaled):
         return _scaled(amount.ref)
+    if amount is not None and amount.kind == "equal_to" and amount.value is None and isinstance(amount.ref, A.Arithmetic):
+        return _arithmetic(amount.ref)
     if amount is None or amount.kind != "equal_to" or amount.value is not None or not isinstance(amount.ref, A.Obj):
         raise NotRendered(f"Amount:{getattr(amount, 'kind', None)}")
     ref = amount.ref
@@ -336,6 +353,9 @@ def _ref_post(q: str, ref: A.Node, form: str | None) -> str:
     "dealt damage by ~ this turn" — CR 120; "with mana value equal to <quantity>")."""
     if q in REF_COMPARISONS and form is None and isinstance(ref, A.Amount):
         return f"{REF_COMPARISONS[q]} {quantity(ref)}"
+    if q in A.STAT_COMPARISONS and form is None and isinstance(ref, A.Amount):
+        stat, _, words = A.STAT_COMPARISONS[q]  # "with toughness greater than its power" (CR 208.1, 202.3)
+        return f"with {stat} {words} {quantity(ref)}"
     if not isinstance(ref, A.Obj):
         raise NotRendered("Obj:refs")
     if q == "dealt_damage_by" and form is None:
@@ -425,6 +445,17 @@ def _post(q: str, words: list[str], prep: str | None = None, form: str | None = 
         if not all(is_object_word(w) for w in words):
             raise NotRendered("Obj:post=from_source")
         return f"from {article(words[0])} {descriptor(words)}"
+    if name == "that_has" and arg:  # "a creature spell that has an Adventure" (CR 715.1, 205.3k)
+        words = arg.split(",")
+        return f"that has {article(words[0])} {descriptor(words)}"
+    if name == "with_mana_symbol" and arg:  # "a spell with {X} in its mana cost" (CR 107.3, 202.1)
+        from pipeline.parse.render_mana import render_symbol
+        from pipeline.parse.transform import mana_symbol
+
+        raws = re.findall(r"\{[^{}]+\}", arg)
+        if "".join(raws) != arg or any(mana_symbol(r).kind == "other" for r in raws):
+            raise NotRendered("Obj:post=with_mana_symbol")
+        return f"with {''.join(render_symbol(mana_symbol(r)) for r in raws)} in its mana cost"
     if name == "thats_a" and arg:  # "creature you control that's a Wolf or a Werewolf" (CR 205.3)
         words = arg.split(",")
         return f"that's {article(words[0])} {descriptor(words)}"
@@ -590,6 +621,8 @@ def render_obj(obj: A.Obj, role: str = "object", prep: str | None = None, **_) -
         return _possessive(obj)
     if q == "cost":
         return _cost_of(obj)
+    if q == "it" and obj.qualifiers == ["reflexive"] and obj.count is None and not obj.words and not obj.refs:
+        return "itself"  # the clause's own subject (transform_objects.o_itself)
     pronoun = {"self": "~", "you": "you", "it": "it", "them": "they" if role == "subject" else "them"}.get(q)
     if pronoun is not None:  # "~ from your hand", "it"
         return " ".join([pronoun] + posts(obj.qualifiers, [pronoun], refs=obj.refs))

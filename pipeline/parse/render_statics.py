@@ -48,6 +48,7 @@ UNTAP_STEPS = {
     ("controller", False): "its controller's untap step", ("controller", True): "their controllers' untap steps",
     ("controller_next", False): "its controller's next untap step",
     ("controller_next", True): "their controllers' next untap steps",
+    ("their_controller_next", True): "their controller's next untap step",
 }
 
 _PT = re.compile(r"[+-]?(\d+|X|\*)/[+-]?(\d+|X|\*)")

@@ -101,7 +101,8 @@ ZONES = frozenset(("your_graveyard", "a_graveyard", "graveyards", "your_hand", "
                    "owner_graveyard", "gy_hand", "battlefield", "among_them", "opening_hand", "each_graveyard"))
 
 #: Object post-modifiers defined in conditions.lark (qualifier names).
-POSTS = ("dealt_damage_this_way", "total_power", "that_has", "thats_color", "with_mana_symbol",
+#: (p_that_has, p_with_mana_symbol keep what they name: transform_objects.ObjectRules)
+POSTS = ("dealt_damage_this_way", "total_power", "thats_color",
          "from_anywhere_but_hand", "share_type", "you_dont_own", "haunted")
 
 

@@ -73,6 +73,12 @@ class ObjectRules(Transformer):
         out.qualifiers.extend(inner.qualifiers)
         return out
 
+    def o_itself(self, meta, ch):
+        """"itself" ("Each creature deals damage to itself equal to its power"): the object the clause's
+        own subject names (a reflexive pronoun, not another object "it" refers to): quantifier ``it``,
+        qualifier ``reflexive``."""
+        return A.Obj("it", None, [], self._t(meta), ["reflexive"])
+
     def q_up_to_other(self, meta, ch):
         from pipeline.parse.transform import _Quant
         return _Quant("up_to_other_target", _first(ch, A.Amount))
@@ -152,6 +158,49 @@ class ObjectRules(Transformer):
         self._form_used = True
         cmp = "<=" if "less" in self._lits else ">="
         return f"total:{stat}:{n.value if n.value is not None else n.variable}:{cmp}"
+
+    def p_that_has(self, meta, ch):
+        """"a creature spell that has an Adventure" (CR 715.1: an adventurer card; the subtype Adventure,
+        CR 205.3k): qualifier ``that_has:<type words>`` (conditions.lark p_that_has)."""
+        words = next((c for c in ch if isinstance(c, list)), [])
+        if not words:
+            raise ValueError("p_that_has: no type words")
+        return "that_has:" + ",".join(words)
+
+    def p_with_mana_symbol(self, meta, ch):
+        """"a spell with {X} in its mana cost" (CR 107.3, 202.1: a symbol of the printed mana cost):
+        qualifier ``with_mana_symbol:<symbols>`` — the raw symbols ("{X}"), each a mana symbol of CR 107.4
+        (conditions.lark p_with_mana_symbol)."""
+        from pipeline.parse.transform import _flat_syms
+
+        syms = _flat_syms(ch)
+        if not syms or any(s.kind == "other" for s in syms):
+            raise ValueError("p_with_mana_symbol: no mana symbol")
+        return "with_mana_symbol:" + "".join(s.raw for s in syms)
+
+    def p_stat_cmp(self, meta, ch):
+        """"with toughness greater than its power", "with power equal to its toughness" (CR 208.1, 202.3):
+        qualifier ``<power|toughness|mv>_<relation>`` of :data:`ast.STAT_COMPARISONS` with the quantity
+        (an Amount) in ``Obj.refs``."""
+        rel, amount = next((c for c in ch if isinstance(c, _Relation)), None), _first(ch, A.Amount)
+        key = "power" if "power" in self._lits else "toughness" if "toughness" in self._lits else "mv"
+        if rel is None or amount is None:
+            raise ValueError("p_stat_cmp: no relation or quantity")
+        return ref_post(f"{key}_{rel}", amount)
+
+    def stat_rel(self, meta, ch):
+        return ch[0]
+
+    stat_rel_power = stat_rel_mv = stat_rel
+
+    def _relation(name):  # noqa: N805
+        def f(self, meta, ch):
+            return _Relation(name)
+        return f
+
+    sr_lt, sr_gt, sr_le, sr_ge = _relation("lt"), _relation("gt"), _relation("le"), _relation("ge")
+    sr_eq, sr_eq_or_gt, sr_eq_or_lt = _relation("eq"), _relation("eq_or_gt"), _relation("eq_or_lt")
+    del _relation
 
     def p_blocking_rel(self, meta, ch):  # "each creature blocking it" (CR 509.1), as p_blocking
         return ref_post("blocking", _first(ch, A.Obj))
@@ -258,6 +307,21 @@ class ObjectRules(Transformer):
             raise ValueError(f"qt_{factor}_of: no quantity")
         return A.Amount("equal_to", ref=A.Scaled(factor, inner, rounding), text=self._t(meta))
 
+    def qt_arith(self, meta, ch):
+        """"the number of cards in their hand minus 4", "3 minus the number of …" (CR 107.1):
+        ``Amount{equal_to, ref: Arithmetic(left, op, right, numerals)}``; the operator is the literal
+        written, ``numerals`` whether a constant is digits or a word. Raises ValueError without two sides."""
+        sides = [c if isinstance(c, A.Amount) else A.Amount("equal_to", ref=c, text=c.text)
+                 for c in ch if isinstance(c, (A.Amount, A.Obj))]
+        if len(sides) != 2:
+            raise ValueError("qt_arith: two quantities expected")
+        left, right = sides
+        op = "minus" if "minus" in self._lits else "plus"
+        self._form_used = True
+        fixed = [a for a in (left, right) if a.kind == "fixed"]
+        numerals = "words" if fixed and not fixed[0].text.strip().isdigit() else "digits"
+        return A.Amount("equal_to", ref=A.Arithmetic(left, op, right, numerals), text=self._t(meta))
+
     def qt_total_number(self, meta, ch):  # "the total number of cards in all players' hands"
         return self._quantity(meta, "total_number", obj=_first(ch, A.Obj))
 
@@ -320,6 +384,10 @@ class ObjectRules(Transformer):
 
     def qt_result(self, meta, ch):  # "where X is the result" of a die roll (CR 706.2: the result after modifiers)
         return self._quantity(meta, "result")
+
+
+class _Relation(str):
+    """How a characteristic compares with a quantity (objects.lark sr_*): lt, gt, le, ge, eq, eq_or_gt, eq_or_lt."""
 
 
 class _Shared(str):

@@ -536,6 +536,9 @@ class StaticRules(Transformer):
     us_your_next = _untap_step("your_next")        # "your next untap step"
     us_controller = _untap_step("controller")      # "its controller's untap step" / "their controllers' …"
     us_next = _untap_step("controller_next")       # "its controller's next untap step"
+    # "Those creatures don't untap during their controller's next untap step" (a plural subject, the
+    # singular "controller's": each one's controller; Oracle prints both this and "their controllers'")
+    us_their_next = _untap_step("their_controller_next")
 
     def a_no_untap(self, meta, ch):
         """"~ doesn't untap during your untap step" → ``Action(no_untap, extra.untap_step)``."""
