@@ -403,10 +403,13 @@ def _is_self(obj) -> bool:
 
 @renders_verb("populate")
 def render_populate(a: A.Action, **_) -> str:
-    """CR 701.36a: "populate" (create a token that's a copy of a creature token you control)."""
+    """CR 701.36a: "populate" (create a token that's a copy of a creature token you control);
+    "populate X times" with an amount (Full Flowering)."""
     extra_keys(a, set())
-    if a.obj is not None or a.amount is not None or a.subject is not None:
+    if a.obj is not None or a.subject is not None:
         raise NotRendered("Action:populate")
+    if a.amount is not None:
+        return f"populate {amount_number(a.amount, words=False)} times"
     return "populate"
 
 
