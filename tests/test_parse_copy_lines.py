@@ -227,3 +227,33 @@ def test_that_player_copies_it_and_may_choose_new_targets():  # Bonus Round (CR 
     (c,) = [n for n in ab.body.walk() if isinstance(n, A.CopyEffect)]
     assert c.mode == "copy_spell" and c.subject.qualifiers == ["that_player"] and c.original.quantifier == "it"
     assert c.new_targets and c.new_targets_join == "and_may" and not c.optional
+
+
+def test_copy_a_loyalty_ability_of_a_chandra_planeswalker():  # Chandra's Regulator (CR 606.1, 707.10)
+    ab = _line("Whenever you activate a loyalty ability of a Chandra planeswalker, you may pay {1}. If you do, copy "
+               "that ability. You may choose new targets for the copy.\n{1}, {T}, Discard a Mountain card or a red card: "
+               "Draw a card.", "Chandra's Regulator", "Legendary Artifact", line=0)
+    (what,) = ab.body.event.extra["objects"]
+    assert what.words == ["loyalty", "ability"] and what.qualifiers == ["of_a:chandra,planeswalker"]
+    (c,) = [n for n in ab.body.walk() if isinstance(n, A.CopyEffect)]
+    assert c.mode == "copy_ability" and c.new_targets
+
+
+def test_as_this_enters_you_may_have_it_become_a_copy_until_end_of_turn():  # Cursed Mirror (CR 614.1c, 707.9)
+    ab = _line("{T}: Add {R}.\nAs this artifact enters, you may have it become a copy of any creature on the "
+               "battlefield until end of turn, except it has haste.", "Cursed Mirror", "Artifact", line=1)
+    (s,) = ab.body.effect
+    assert s.condition.verb == "condition:as_enters" and s.condition.obj.quantifier == "self"
+    (c,) = s.effects
+    assert c.mode == "becomes_copy" and c.optional and c.subject.quantifier == "it"
+    assert c.duration.kind == "until_end_of_turn" and [k.name for k in c.exceptions[0].value] == ["haste"]
+
+
+def test_copy_a_card_you_exiled_with_cards_named_self():  # Arcane Savant (CR 607.2a, 707.12)
+    ab = _line("Before you shuffle your deck to start the game, you may reveal this card from your deck and exile an "
+               "instant or sorcery card you drafted that isn't in your deck.\nWhen this creature enters, copy a card "
+               "you exiled with cards named Arcane Savant. You may cast the copy without paying its mana cost.",
+               "Arcane Savant", "Creature — Human Wizard", line=1)
+    (c,) = [n for n in ab.body.walk() if isinstance(n, A.CopyEffect)]
+    assert c.mode == "copy_card" and c.original.qualifiers == ["exiled_with_named:~"]
+

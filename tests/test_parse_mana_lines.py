@@ -158,3 +158,12 @@ def test_spend_only_red_mana_on_x_differs_from_black():  # Crimson Hellkite vs C
     u = _spend_on_x("Flying\n{X}, {T}: This creature deals X damage to target creature. Spend only red mana on X.",
                     "Crimson Hellkite", "Creature — Dragon")
     assert [s.raw for s in u.symbols] == ["{R}"]
+
+
+def test_add_one_of_two_symbols_for_each_permanent_destroyed_this_way():  # Culling Ritual (CR 106.1, 107.1)
+    ab = next(a for a in parse_face("Destroy each nonland permanent with mana value 2 or less. Add {B} or {G} for "
+                                    "each permanent destroyed this way.", name="Culling Ritual", type_line="Sorcery"))
+    assert ab.fully_parsed, ab.to_json()["render_mismatch"]
+    (add,) = [n for n in ab.body.walk() if isinstance(n, A.AddMana)]
+    assert add.production == "one_of" and [[s.raw for s in o] for o in add.options] == [["{B}"], ["{G}"]]
+    assert add.amount.kind == "for_each" and add.amount.ref.qualifiers == ["this_way:destroyed"]

@@ -106,6 +106,8 @@ def _production(add: A.AddMana) -> str:
             raise NotRendered("AddMana:fixed_amount")
         return symbols(add.symbols)
     if p == "one_of":
+        if amt is not None and amt.kind == "for_each" and amt.value in (None, 1):
+            return one_of(add.options) + _tail(amt)  # "Add {B} or {G} for each permanent destroyed this way"
         if amt is None or not (amt.kind == "fixed" and amt.value == 1):
             raise NotRendered("AddMana:one_of_amount")
         return one_of(add.options)

@@ -99,8 +99,6 @@ POSTS = {
     "youve_cast": "you've cast this turn",
     "with_different:powers": "with different powers", "with_different:names": "with different names",
     "attached_to_it": "it's attached to",  # "the creature it's attached to" (CR 301.5, 303.4)
-    "not_mana_ability": "that isn't a mana ability",  # CR 605.1 (copy.lark p_not_mana_ability)
-    "entered_this_turn": "that entered this turn",  # CR 400.7 (copy.lark p_entered_this_turn)
     "haunted": "it haunts", "haunted:~": "~ haunts",  # CR 702.55 haunt
     **{f"that_are:{w}": f"that are {w}" for w in ("enchanted", "equipped", "tapped", "untapped", "attacking", "blocking")},
 }
@@ -312,7 +310,6 @@ def posts(quals: list[str], words: list[str], prep: str | None = None, refs: lis
 #: the alternatives a form tells apart
 REF_POSTS = {
     "that_targets": "that targets", ("that_targets", "only"): "that targets only",  # CR 115.1
-    ("that_targets", "only+a+single"): "that targets only a single",  # CR 115.1, 707.10 (copy.lark)
     "other_than": "other than",
     "same_name_as": "with the same name as",  # CR 201.2
     "and": "and",  # an object list (CR 608.2c)
