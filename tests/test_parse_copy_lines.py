@@ -157,3 +157,103 @@ def test_create_a_tapped_token_copy():  # Compy Swarm, Scouring Swarm (CR 110.5b
                "flying.", "Scouring Swarm", "Creature — Insect", line=1)
     (c,) = _copies(ab)
     assert c.tapped and c.condition is not None
+
+
+def test_populate_x_times():  # Full Flowering (CR 701.36a)
+    ab = _line("Populate X times. (To populate, create a token that's a copy of a creature token you control. Do this "
+               "X times.)", "Full Flowering", "Sorcery", line=0)
+    (act,) = [n for n in ab.body.walk() if isinstance(n, A.Action) and n.verb == "populate"]
+    assert act.amount.kind == "x" and act.amount.variable == "X"
+
+
+def test_spell_that_targets_only_a_single_creature():  # Leyline of Resonance (CR 115.1, 707.10)
+    ab = _line("If this card is in your opening hand, you may begin the game with it on the battlefield.\nWhenever you "
+               "cast an instant or sorcery spell that targets only a single creature you control, copy that spell. You "
+               "may choose new targets for the copy.", "Leyline of Resonance", "Enchantment", line=1)
+    (spell,) = ab.body.event.extra["objects"]
+    assert spell.qualifiers == ["that_targets", "form:only+a+single"]
+    (ref,) = spell.refs
+    assert ref.words == ["creature"] and ref.qualifiers == ["you_control"]
+    (c,) = [n for n in ab.body.walk() if isinstance(n, A.CopyEffect)]
+    assert c.mode == "copy_spell" and c.new_targets
+
+
+def test_choose_target_spell_that_targets_only_a_single_permanent_or_player():  # Radiate (CR 707.10d)
+    ab = _line("Choose target instant or sorcery spell that targets only a single permanent or player. Copy that spell "
+               "for each other permanent or player the spell could target. Each copy targets a different one of those "
+               "permanents and players.", "Radiate", "Instant", line=0)
+    (choose,) = [n for n in ab.body.walk() if isinstance(n, A.Action) and n.verb == "choose"]
+    assert choose.obj.quantifier == "target" and "form:only+a+single" in choose.obj.qualifiers
+    assert choose.obj.refs[0].words == ["permanent", "or", "player"]
+
+
+def test_ability_that_isnt_a_mana_ability():  # Locus of Enlightenment, Burning-Tree Shaman (CR 605.1)
+    ab = _line("Locus of Enlightenment has each activated ability of the exiled cards used to craft it. You may "
+               "activate each of those abilities only once each turn.\nWhenever you activate an ability that isn't a "
+               "mana ability, copy it. You may choose new targets for the copy.", "Locus of Enlightenment",
+               "Legendary Artifact", line=1)
+    (what,) = ab.body.event.extra["objects"]
+    assert what.words == ["ability"] and what.qualifiers == ["not_mana_ability"]
+    (c,) = [n for n in ab.body.walk() if isinstance(n, A.CopyEffect)]
+    assert c.original.quantifier == "it" and c.new_targets
+    ab = _line("Whenever a player activates an ability that isn't a mana ability, this creature deals 1 damage to "
+               "that player.", "Burning-Tree Shaman", "Creature — Centaur Shaman")
+    assert ab.body.event.extra["objects"][0].qualifiers == ["not_mana_ability"]
+
+
+def test_token_copy_of_a_creature_token_that_entered_this_turn():  # Octomancer (CR 400.7, 707.2)
+    ab = _line("Gift an Octopus (You may promise an opponent a gift as you cast this spell. If you do, when it enters, "
+               "they create an 8/8 blue Octopus creature token.)\nAt the beginning of each end step, create a token "
+               "that's a copy of target creature token that entered the battlefield this turn.", "Octomancer",
+               "Creature — Frog Druid", line=1)
+    (c,) = [n for n in ab.body.walk() if isinstance(n, A.CopyEffect)]
+    assert c.mode == "create_token_copy" and c.original.quantifier == "target"
+    assert c.original.words == ["creature", "token"] and c.original.qualifiers == ["entered_this_turn"]
+
+
+def test_for_each_token_that_entered_this_turn_create_a_copy_of_it():  # Renewed Solidarity
+    ab = _line("As this enchantment enters, choose a creature type.\nCreatures you control of the chosen type get "
+               "+1/+0.\nAt the beginning of your end step, for each token you control of the chosen type that entered "
+               "this turn, create a token that's a copy of it.", "Renewed Solidarity", "Enchantment", line=2)
+    (s,) = ab.body.effect
+    assert s.condition.kind == "for_each" and "entered_this_turn" in s.condition.ref.qualifiers
+    (c,) = s.effects
+    assert c.mode == "create_token_copy" and c.original.quantifier == "it"
+
+
+def test_that_player_copies_it_and_may_choose_new_targets():  # Bonus Round (CR 707.10, 707.10c)
+    ab = _line("Until end of turn, whenever a player casts an instant or sorcery spell, that player copies it and may "
+               "choose new targets for the copy.", "Bonus Round", "Sorcery")
+    (c,) = [n for n in ab.body.walk() if isinstance(n, A.CopyEffect)]
+    assert c.mode == "copy_spell" and c.subject.qualifiers == ["that_player"] and c.original.quantifier == "it"
+    assert c.new_targets and c.new_targets_join == "and_may" and not c.optional
+
+
+def test_copy_a_loyalty_ability_of_a_chandra_planeswalker():  # Chandra's Regulator (CR 606.1, 707.10)
+    ab = _line("Whenever you activate a loyalty ability of a Chandra planeswalker, you may pay {1}. If you do, copy "
+               "that ability. You may choose new targets for the copy.\n{1}, {T}, Discard a Mountain card or a red card: "
+               "Draw a card.", "Chandra's Regulator", "Legendary Artifact", line=0)
+    (what,) = ab.body.event.extra["objects"]
+    assert what.words == ["loyalty", "ability"] and what.qualifiers == ["of_a:chandra,planeswalker"]
+    (c,) = [n for n in ab.body.walk() if isinstance(n, A.CopyEffect)]
+    assert c.mode == "copy_ability" and c.new_targets
+
+
+def test_as_this_enters_you_may_have_it_become_a_copy_until_end_of_turn():  # Cursed Mirror (CR 614.1c, 707.9)
+    ab = _line("{T}: Add {R}.\nAs this artifact enters, you may have it become a copy of any creature on the "
+               "battlefield until end of turn, except it has haste.", "Cursed Mirror", "Artifact", line=1)
+    (s,) = ab.body.effect
+    assert s.condition.verb == "condition:as_enters" and s.condition.obj.quantifier == "self"
+    (c,) = s.effects
+    assert c.mode == "becomes_copy" and c.optional and c.subject.quantifier == "it"
+    assert c.duration.kind == "until_end_of_turn" and [k.name for k in c.exceptions[0].value] == ["haste"]
+
+
+def test_copy_a_card_you_exiled_with_cards_named_self():  # Arcane Savant (CR 607.2a, 707.12)
+    ab = _line("Before you shuffle your deck to start the game, you may reveal this card from your deck and exile an "
+               "instant or sorcery card you drafted that isn't in your deck.\nWhen this creature enters, copy a card "
+               "you exiled with cards named Arcane Savant. You may cast the copy without paying its mana cost.",
+               "Arcane Savant", "Creature — Human Wizard", line=1)
+    (c,) = [n for n in ab.body.walk() if isinstance(n, A.CopyEffect)]
+    assert c.mode == "copy_card" and c.original.qualifiers == ["exiled_with_named:~"]
+

@@ -135,3 +135,35 @@ def test_quoted_mana_ability_before_a_duration_has_no_period():  # Wrenn and One
     (ab,) = parse_face('+1: Wrenn and One gains "{T}: Add {G}" until your next turn.', name="Wrenn and One",
                        type_line="Legendary Planeswalker — Wrenn")
     assert ab.fully_parsed and ab.to_json()["rendered"] == '+1: ~ gains "{T}: Add {G}" until your next turn.'
+
+
+def _spend_on_x(text: str, name: str, type_line: str) -> A.ManaUse:
+    ab = next(a for a in parse_face(text, name=name, type_line=type_line) if "Spend only" in a.text)
+    assert ab.fully_parsed, ab.to_json()["render_mismatch"]
+    (r,) = [n for n in ab.body.walk() if isinstance(n, A.ManaRestriction)]
+    assert r.kind == "spend_only" and not r.negated and len(r.uses) == 1
+    return r.uses[0]
+
+
+def test_spend_only_black_mana_on_x():  # Consume Spirit, Crypt Rats (CR 107.3: the mana paid for X)
+    u = _spend_on_x("Spend only black mana on X.\nConsume Spirit deals X damage to any target and you gain X life.",
+                    "Consume Spirit", "Sorcery")
+    assert u.purpose == "pay_x" and [s.raw for s in u.symbols] == ["{B}"] and not u.to
+    u = _spend_on_x("{X}: This creature deals X damage to each creature and each player. Spend only black mana on X.",
+                    "Crypt Rats", "Creature — Rat")
+    assert u.purpose == "pay_x" and [s.colors for s in u.symbols] == [["B"]]
+
+
+def test_spend_only_red_mana_on_x_differs_from_black():  # Crimson Hellkite vs Crypt Rats: the color is kept
+    u = _spend_on_x("Flying\n{X}, {T}: This creature deals X damage to target creature. Spend only red mana on X.",
+                    "Crimson Hellkite", "Creature — Dragon")
+    assert [s.raw for s in u.symbols] == ["{R}"]
+
+
+def test_add_one_of_two_symbols_for_each_permanent_destroyed_this_way():  # Culling Ritual (CR 106.1, 107.1)
+    ab = next(a for a in parse_face("Destroy each nonland permanent with mana value 2 or less. Add {B} or {G} for "
+                                    "each permanent destroyed this way.", name="Culling Ritual", type_line="Sorcery"))
+    assert ab.fully_parsed, ab.to_json()["render_mismatch"]
+    (add,) = [n for n in ab.body.walk() if isinstance(n, A.AddMana)]
+    assert add.production == "one_of" and [[s.raw for s in o] for o in add.options] == [["{B}"], ["{G}"]]
+    assert add.amount.kind == "for_each" and add.amount.ref.qualifiers == ["this_way:destroyed"]

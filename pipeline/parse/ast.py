@@ -543,7 +543,7 @@ MANA_SPEND_WORDINGS = ("that_mana_is_spent", "you_spend_this_mana", "this_mana_i
 #: symbol (CR 118), turning a permanent face up (CR 702.37e, 708.8), paying a keyword's cost, and
 #: for riders "spent on" a spell or ability ("If that mana is spent on a creature spell", CR 106.6).
 MANA_USE_PURPOSES = ("cast", "activate", "cost_contains", "turn_face_up", "pay_keyword_cost", "spent_on",
-                     "gain_class_level", "unlock_door", "foretell", "activate_keyword")
+                     "gain_class_level", "unlock_door", "foretell", "activate_keyword", "pay_x")
 
 
 @dataclass
@@ -557,7 +557,8 @@ class ManaUse(Node):
     keyword cost in the plural ("to pay cumulative upkeep costs"); ``gain_class_level`` "to gain a
     Class level" (CR 716.2), ``unlock_door`` "to unlock a door" / ``plural`` "unlock doors" (CR 709.5e),
     ``foretell`` "to foretell a card from your hand" (obj the card, CR 702.143a), ``activate_keyword``
-    "to activate equip abilities" (obj the :class:`Keyword`, CR 702)."""
+    "to activate equip abilities" (obj the :class:`Keyword`, CR 702), ``pay_x`` "Spend only black mana
+    on X" (CR 107.3: only mana of the color of the one symbol in ``symbols`` may pay for X)."""
     purpose: str
     obj: Node | None = None
     symbols: list["ManaSymbol"] = field(default_factory=list)

@@ -93,6 +93,7 @@ LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "that": (("THATMANY", ("many", "times")),),                       # Twinning Staff
     "loyalty": (("LOYALTYW", ("ability",)), ("LOYALTYW", ("abilities",))),  # "a loyalty ability" (not a counter)
     "and": (("ANDCAST", ("you", "may", "cast", "the", "copy")),) +    # God-Eternal Kefnet
+           (("ANDMAY", ("may", "choose", "new")),) +                  # Bonus Round: "copies it and may choose new targets"
            tuple(("ANDX", (w,)) for w in ("it", "they", "is", "has", "it's", "they're", "he", "he's")) +  # copy exceptions
            # "Add two mana of any one color and two mana of any other color" (mana.lark aw_and_other)
            tuple(("ANDOTHER", (n, "mana", "of", "any", "other")) for n in ("one", "two", "three")),

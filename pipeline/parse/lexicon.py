@@ -30,10 +30,10 @@ COLORS = frozenset({"white", "blue", "black", "red", "green", "colorless", "mult
 #: Object and player nouns (CR 109.1 objects, 102.1 players, 111 tokens, 113 abilities, 609.7
 #: sources), statuses (CR 110.5: tapped/untapped, face up/down; 506.4 attacking/blocking) and
 #: the rules terms that select objects (CR 700.6 historic, 700.9 modified, 702.33 kicked,
-#: 903.3 commander, 700.11 outlaw, 712 double-faced).
+#: 903.3 commander, 700.11 outlaw, 712 double-faced; 606.1 loyalty abilities).
 OBJECT_WORDS = frozenset("""
 permanent permanents spell spells card cards token tokens player players opponent opponents
-source sources ability abilities activated triggered mana color colors
+source sources ability abilities activated triggered mana loyalty color colors
 tapped untapped attacking blocking blocked unblocked face-down face-up
 historic outlaw modified commander commanders kicked double-faced nontoken nonbasic legendary
 """.split())

@@ -10,7 +10,8 @@ from pipeline.parse import ast as A
 from pipeline.parse.lexicon import is_counter_kind, is_object_word
 from pipeline.parse.render import NotRendered, extra_keys, render, renders, renders_verb
 from pipeline.parse.render_effects import SUPERTYPES, _quoted
-from pipeline.parse.render_objects import BASES, PLURAL_BASES, POST_FORMS, amount_number, article, counted, is_plural, number_word
+from pipeline.parse.render_objects import (BASES, PLURAL_BASES, POST_FORMS, POSTS, REF_POSTS, amount_number, article,
+                                           counted, is_plural, number_word)
 
 # "the copy" / "the copies": what a copy effect made (transform_copy.o_the_copy, CR 707.10, 707.12)
 BASES.update({"the_copy": "the copy", "the_copies": "the copies",
@@ -23,6 +24,12 @@ for _lead in ("that", "the", "that+the", "that+that"):
         POST_FORMS[("could_target", _lead + _ability)] = \
             " ".join(_lead.split("+")) + " spell" + (" or ability" if _ability else "") + " could target"
 del _lead, _ability
+# the object post-modifiers of copy.lark: "that targets only a single creature you control" (CR 115.1,
+# 707.10), "an ability that isn't a mana ability" (CR 605.1), "a token that entered this turn" (CR 400.7),
+# "a card you exiled with cards named ~" (CR 607.2a)
+REF_POSTS[("that_targets", "only+a+single")] = "that targets only a single"
+POSTS.update({"not_mana_ability": "that isn't a mana ability", "entered_this_turn": "that entered this turn",
+              "exiled_with_named:~": "you exiled with cards named ~"})
 
 
 @renders(A.CopyEffect)
@@ -403,10 +410,13 @@ def _is_self(obj) -> bool:
 
 @renders_verb("populate")
 def render_populate(a: A.Action, **_) -> str:
-    """CR 701.36a: "populate" (create a token that's a copy of a creature token you control)."""
+    """CR 701.36a: "populate" (create a token that's a copy of a creature token you control);
+    "populate X times" with an amount (Full Flowering)."""
     extra_keys(a, set())
-    if a.obj is not None or a.amount is not None or a.subject is not None:
+    if a.obj is not None or a.subject is not None:
         raise NotRendered("Action:populate")
+    if a.amount is not None:
+        return f"populate {amount_number(a.amount, words=False)} times"
     return "populate"
 
 

@@ -106,6 +106,8 @@ def _production(add: A.AddMana) -> str:
             raise NotRendered("AddMana:fixed_amount")
         return symbols(add.symbols)
     if p == "one_of":
+        if amt is not None and amt.kind == "for_each" and amt.value in (None, 1):
+            return one_of(add.options) + _tail(amt)  # "Add {B} or {G} for each permanent destroyed this way"
         if amt is None or not (amt.kind == "fixed" and amt.value == 1):
             raise NotRendered("AddMana:one_of_amount")
         return one_of(add.options)
@@ -226,6 +228,8 @@ def render_restriction(r: A.ManaRestriction, **_) -> str:
         return _rider(r)
     if r.kind != "spend_only" or not r.uses or len(r.joins) != len(r.uses) - 1 or len(r.effect) > 1:
         raise NotRendered(f"ManaRestriction:{r.kind}")
+    if r.uses[0].purpose == "pay_x":
+        return _spend_on_x(r)
     if r.negated:
         out = "You can't spend this mana " if r.wording == "you_cant_spend_this_mana" else "This mana can't be spent "
     else:
@@ -241,6 +245,20 @@ def render_restriction(r: A.ManaRestriction, **_) -> str:
         effect = render(r.effect[0])
         out += ", and " + effect[:1].lower() + (effect[1:-1] if effect.endswith(".") else effect[1:])
     return out
+
+
+#: mana letter → its color word (CR 105.1)
+_COLOR_WORDS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+
+
+def _spend_on_x(r: A.ManaRestriction) -> str:
+    """"Spend only black mana on X." (CR 107.3): the one ``pay_x`` use, its one colored symbol."""
+    use = r.uses[0]
+    syms = use.symbols
+    if len(r.uses) != 1 or r.negated or r.effect or r.joins or use.to or use.obj is not None or len(syms) != 1 \
+            or syms[0].kind != "colored" or len(syms[0].colors) != 1 or syms[0].colors[0] not in _COLOR_WORDS:
+        raise NotRendered("ManaUse:pay_x")
+    return f"Spend only {_COLOR_WORDS[syms[0].colors[0]]} mana on X"
 
 
 #: ManaRestriction.wording → the words that name the mana in a rider (CR 106.6)

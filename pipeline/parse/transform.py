@@ -27,7 +27,7 @@ from pipeline.parse.transform_digital import DigitalRules, is_perpetual, mark_pe
 from pipeline.parse.transform_keywords import KeywordRules, quality_obj
 from pipeline.parse.transform_mana import ManaRules
 from pipeline.parse.transform_objects import ObjectRules
-from pipeline.parse.transform_replacement import ReplacementRules
+from pipeline.parse.transform_replacement import ReplacementRules, as_enters
 from pipeline.parse.transform_statics import StaticRules
 from pipeline.parse.transform_tokens import TokenRules
 from pipeline.parse.transform_zones import ZoneRules
@@ -1049,7 +1049,7 @@ class ToAst(CostRules, ManaRules, CounterRules, CopyRules, EffectRules, DigitalR
         effect (CR 614.1c) whose event is ~ entering; the copy effect itself is the node."""
         eff = self.cp_becomes_optional(meta, ch)
         eff.text = self._t(meta).split(",", 1)[1].strip()
-        return A.Sentence([eff], condition=A.Text("as_enters"))
+        return A.Sentence([eff], condition=as_enters())
 
     def s_as_enters_may(self, meta, ch):
         return A.Sentence([A.Action("as_enters_may", subject=A.Obj("self", None, ["~"], "~"), extra={"rest": A.Unparsed(self._rest_text(ch))}, text=self._t(meta))])

@@ -25,6 +25,7 @@ from lark import Token, Transformer, v_args
 
 from pipeline.parse import ast as A
 from pipeline.parse.children import first_of as _first
+from pipeline.parse.qualifiers import ref_post
 from pipeline.parse.transform_zones import _Choice  # what "choose" picks (zones.lark choose_what)
 
 #: A card name in oracle text: capitalised words, with lower-case particles between them
@@ -197,6 +198,15 @@ class CopyRules(Transformer):
         eff = self._copy_node("copy_spell", meta, ch)
         objs = _nodes(ch, A.Obj)
         eff.subject, eff.original = objs[0], objs[1]
+        return eff
+
+    def cp_copy_by_new_targets(self, meta, ch):
+        """"that player copies it and may choose new targets for the copy" (Bonus Round; CR 707.10:
+        that player controls the copy, 707.10c new targets) → cp_copy_by's CopyEffect with
+        ``new_targets`` joined ``and_may``."""
+        eff = self.cp_copy_by(meta, ch)
+        eff.new_targets, eff.new_targets_join = True, "and_may"
+        _new_targets_for(eff, ch)
         return eff
 
 
@@ -447,6 +457,22 @@ class CopyRules(Transformer):
 
     def p_exiled_with_it(self, meta, ch):  # CR 607.2a: "exiled with it"
         return "exiled_with:it"
+
+    def p_that_targets_single(self, meta, ch):
+        """"that targets only a single creature you control" (CR 115.1: a spell with one target, that
+        object; the spells CR 707.10 copies) → the ``that_targets`` ref with form ``only+a+single``."""
+        return ref_post("that_targets", _first(ch, A.Obj), ["only", "a", "single"])
+
+    def a_populate_times(self, meta, ch):
+        """"populate X times" (CR 701.36a, done that many times) → Action("populate", amount)."""
+        self._form_used = True  # (the amount says "times")
+        return A.Action("populate", amount=_first(ch, A.Amount), text=self._t(meta))
+
+    def p_entered_this_turn(self, meta, ch):  # CR 400.7: "creature token that entered this turn"
+        return "entered_this_turn"
+
+    def p_not_mana_ability(self, meta, ch):  # CR 605.1a/b: "an ability that isn't a mana ability"
+        return "not_mana_ability"
 
     def sc_as_transforms(self, meta, ch):
         """"As ~ transforms into ~, …" (CR 701.27 transform; the effect applies as it

@@ -25,6 +25,10 @@ _JOINS = {"sj_comma": ",", "sj_or": "or", "sj_and": "and", "sj_andor": "and/or",
           "sj_comma_or": ", or", "sj_comma_and": ", and"}
 
 
+#: color word → its mana letter (CR 105.1, 107.4a)
+_COLOR_LETTERS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+
+
 class _Join(str):
     """Internal: a separator between two uses."""
 
@@ -49,6 +53,17 @@ class ManaRules(Transformer):
     def spend_only(self, meta, ch):
         """"Spend this mana only to cast creature spells." (CR 106.6)"""
         return self._spend_restriction(meta, ch, negated=False)
+
+    def spend_color_on_x(self, meta, ch):
+        """"Spend only black mana on X." (CR 107.3: the mana paid for X in a cost) →
+        ManaRestriction(kind ``spend_only``, uses = [ManaUse("pay_x", symbols=[the color's symbol],
+        to=False)])."""
+        self._form_used = True  # (the color is the use's symbol)
+        word = next(str(t).lower() for t in ch if isinstance(t, Token) and t.type == "COLOR")
+        letter = _COLOR_LETTERS.get(word)
+        uses = [A.ManaUse("pay_x", symbols=[A.ManaSymbol("{%s}" % letter, "colored", [letter])], to=False)] \
+            if letter else []
+        return A.ManaRestriction("spend_only", self._t(meta), uses=uses)
 
     def spend_not(self, meta, ch):
         """"This mana can't be spent to cast nonartifact spells." / "You can't spend this mana to
