@@ -421,6 +421,23 @@ def render_put_library(a: A.Action, **_) -> str:
     return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} {where}{_LIBRARY[lib]}{tail}" + instead_tail(a)
 
 
+#: CR 115.7a: "change the target(s) of [a spell or ability]"; ``change_target_single`` adds the
+#: spell's restriction "with a single target" (Deflection)
+_CHANGE_TARGET = {"change_target": ("the target of", ""), "change_targets": ("the targets of", ""),
+                  "change_target_single": ("the target of", " with a single target")}
+
+
+@renders_verb(*_CHANGE_TARGET)
+def render_change_target(a: A.Action, **_) -> str:
+    """"Change the target of target spell with a single target." / "You may change the targets of target
+    instant or sorcery spell." (CR 115.7a)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.amount is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    head, tail = _CHANGE_TARGET[a.verb]
+    return f"{subject_verb(a, 'change', 'changes')} {head} {_obj(a)}{tail}" + unless_tail(a)
+
+
 @renders_verb("search")
 def render_search(a: A.Action, **_) -> str:
     """"search your library for a basic land card" (CR 701.23); a player other than you searches
@@ -808,6 +825,8 @@ FIXED_ACTIONS = {
     # CR 404.1 every graveyard; CR 121.1 drawing ("that player draws an additional card", a draw step's extra draw)
     "exile_graveyards": ("exile all graveyards", "exiles all graveyards"),
     "draw_additional": ("draw an additional card", "draws an additional card"),
+    # CR 701.21a: "… chooses three lands they control, then sacrifices the rest" (the permanents not chosen)
+    "sacrifice_rest": ("sacrifice the rest", "sacrifices the rest"),
 }
 
 

@@ -1,0 +1,60 @@
+"""Families of one-shot effects (grammar/effects.lark; transform.py's generic action builder,
+render_effects.py) round-trip on real cards and keep their meaning in the AST: changing the target of a
+spell or ability (CR 115.7a) and sacrificing "the rest" of a choice (CR 701.21a). Every line is read from
+the corpora by card name (tests/test_parse_metamorphic.py:ability)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.parse import ast as A
+from tests.test_parse_metamorphic import ability
+
+
+def _actions(a):
+    return [n for n in a.body.walk() if isinstance(n, A.Action)]
+
+
+ROUND_TRIPS = [
+    ("Deflection", "Change the target of target spell with a single target."),
+    ("Bolt Bend", "Change the target of target spell or ability with a single target."),
+    ("Reroute", "Change the target of target activated ability with a single target."),
+    ("Goblin Flectomancer", "You may change the targets of target instant or sorcery spell."),
+    ("Torchling", "{R}: Change the target of target spell that targets only this creature."),
+    ("Razia's Purification", "Each player chooses three permanents they control, then sacrifices the rest."),
+    ("Covetous Elegy", "Each player chooses up to two creatures they control, then sacrifices the rest."),
+    ("Limited Resources", "each player chooses five lands they control and sacrifices the rest."),
+    ("Single Combat", "Each player chooses a creature or planeswalker they control, then sacrifices the rest."),
+]
+
+
+@pytest.mark.parametrize("name,fragment", ROUND_TRIPS, ids=[f"{n}:{f[:24]}" for n, f in ROUND_TRIPS])
+def test_round_trip(name, fragment):
+    a = ability(name, fragment)
+    assert a.render_mismatch is None and a.fully_parsed, (a.normalized, a.render_mismatch)
+
+
+def test_change_target_single_target_restriction_is_kept():
+    """Deflection's spell must have a single target (CR 115.7a); Torchling's names the spell by what it
+    targets: two verbs, the object a target spell either way."""
+    single = next(x for x in _actions(ability("Deflection", "Change the target")) if x.verb.startswith("change"))
+    only = next(x for x in _actions(ability("Torchling", "Change the target")) if x.verb.startswith("change"))
+    assert single.verb == "change_target_single" and only.verb == "change_target"
+    assert single.obj.quantifier == "target" and single.obj.words == ["spell"]
+    assert only.obj.qualifiers[:1] == ["that_targets"]
+
+
+def test_change_the_targets_is_plural_and_optional():
+    """Goblin Flectomancer: "change the targets" (all of them, CR 115.7a) and "you may" (CR 608.2d)."""
+    act = next(x for x in _actions(ability("Goblin Flectomancer", "change the targets")) if x.verb.startswith("change"))
+    assert act.verb == "change_targets" and act.extra.get("optional") is True
+
+
+def test_sacrifice_the_rest_takes_the_choosing_player():
+    """Razia's Purification: each player chooses three permanents, then that player sacrifices the rest
+    (the subject "each player" carries to the joined predicate; CR 701.21a)."""
+    acts = _actions(ability("Razia's Purification", "sacrifices the rest"))
+    choose, rest = acts[0], acts[-1]
+    assert choose.verb == "choose" and choose.obj.count.value == 3 and choose.obj.qualifiers == ["they_control"]
+    assert rest.verb == "sacrifice_rest" and rest.subject.quantifier == "each" and rest.subject.words == ["player"]
+
