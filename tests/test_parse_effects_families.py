@@ -1,6 +1,7 @@
 """Families of one-shot effects (grammar/effects.lark; transform.py's generic action builder,
 render_effects.py) round-trip on real cards and keep their meaning in the AST: changing the target of a
-spell or ability (CR 115.7a) and sacrificing "the rest" of a choice (CR 701.21a). Every line is read from
+spell or ability (CR 115.7a), sacrificing "the rest" of a choice (CR 701.21a) and MTG Arena boons
+(grammar/digital.lark, not in the CR). Every line is read from
 the corpora by card name (tests/test_parse_metamorphic.py:ability)."""
 
 from __future__ import annotations
@@ -57,4 +58,29 @@ def test_sacrifice_the_rest_takes_the_choosing_player():
     choose, rest = acts[0], acts[-1]
     assert choose.verb == "choose" and choose.obj.count.value == 3 and choose.obj.qualifiers == ["they_control"]
     assert rest.verb == "sacrifice_rest" and rest.subject.quantifier == "each" and rest.subject.words == ["player"]
+
+
+BOONS = [
+    ("Illuminating Lash", "You get a one-time boon"),
+    ("Tasteful Offering", "two-time boon"),
+    ("Merfolk Tunnel-Guide", "three-time boon"),
+    ("Flaming Fist Duskguard", "you get a boon with"),
+]
+
+
+@pytest.mark.parametrize("name,fragment", BOONS, ids=[n for n, _ in BOONS])
+def test_boon_round_trips(name, fragment):
+    """MTG Arena boons (grammar/digital.lark a_boon, docs/ast.md § Digital-only actions)."""
+    a = ability(name, fragment)
+    assert a.render_mismatch is None and a.fully_parsed, (a.normalized, a.render_mismatch)
+
+
+def test_boon_keeps_how_many_times_and_its_ability():
+    """A two-time boon's ability works twice; a boon written without a count has no limit (None); the
+    quoted ability is a parsed Triggered body, not text."""
+    two = next(x for x in _actions(ability("Tasteful Offering", "two-time boon")) if x.verb == "boon")
+    plain = next(x for x in _actions(ability("Flaming Fist Duskguard", "boon with")) if x.verb == "boon")
+    assert two.extra["times"] == 2 and plain.extra["times"] is None
+    assert isinstance(two.extra["abilities"][0], A.Triggered)
+    assert two.extra["abilities"][0].word == "whenever"
 
