@@ -1,8 +1,8 @@
-"""Families of one-shot effects (grammar/effects.lark; transform.py's generic action builder,
-render_effects.py) round-trip on real cards and keep their meaning in the AST: changing the target of a
-spell or ability (CR 115.7a), sacrificing "the rest" of a choice (CR 701.21a) and MTG Arena boons
-(grammar/digital.lark, not in the CR). Every line is read from
-the corpora by card name (tests/test_parse_metamorphic.py:ability)."""
+"""Families of one-shot effects (grammar/effects.lark, grammar/digital.lark; transformers transform_effects.py /
+transform_digital.py, renderers render_effects.py / render_digital.py) round-trip on real cards and keep their
+meaning in the AST: changing the target of a spell or ability (CR 115.7a), sacrificing "the rest" of a choice
+(CR 701.21a), voting (CR 701.38), tickets and stickers (CR 107.17, 123.3) and MTG Arena boons (not in the CR).
+Every line is read from the corpora by card name (tests/test_parse_metamorphic.py:ability)."""
 
 from __future__ import annotations
 
@@ -84,3 +84,49 @@ def test_boon_keeps_how_many_times_and_its_ability():
     assert isinstance(two.extra["abilities"][0], A.Triggered)
     assert two.extra["abilities"][0].word == "whenever"
 
+
+TICKETS = [
+    ("Park Bleater", "you get {TK}."),
+    ("Finishing Move", "You get {TK}{TK}, then you may put a sticker on a nonland permanent you own."),
+    ("Lineprancers", "you may put a power and toughness sticker on a creature you own."),
+    ("Scampire", "you may put a sticker on a creature card in your graveyard."),
+]
+
+
+@pytest.mark.parametrize("name,fragment", TICKETS, ids=[n for n, _ in TICKETS])
+def test_tickets_and_stickers_round_trip(name, fragment):
+    """Unfinity: "you get {TK}{TK}" (CR 107.17) and "put a sticker on …" (CR 123.3)."""
+    a = ability(name, fragment)
+    assert a.render_mismatch is None and a.fully_parsed, (a.normalized, a.render_mismatch)
+
+
+def test_tickets_count_and_sticker_kind():
+    """{TK}{TK} is two ticket counters (CR 107.17), "seven {TK}" seven; a power and toughness sticker
+    (CR 123.8) is told from any sticker (CR 123.3)."""
+    two = next(x for x in _actions(ability("Finishing Move", "{TK}{TK}")) if x.verb == "get_tickets")
+    seven = next(x for x in _actions(ability("Animate Object", "seven {TK}")) if x.verb == "get_tickets")
+    assert two.amount.value == 2 and two.extra["symbols"] is True
+    assert seven.amount.value == 7 and "symbols" not in seven.extra
+    pt = next(x for x in _actions(ability("Lineprancers", "sticker")) if x.verb == "put_sticker")
+    anyk = next(x for x in _actions(ability("Finishing Move", "sticker")) if x.verb == "put_sticker")
+    assert pt.extra["sticker"] == "power_toughness" and anyk.extra["sticker"] is None
+    assert anyk.extra.get("optional") is True and anyk.obj.qualifiers == ["you_own"]
+
+
+def test_vote_for_objects_round_trips_and_keeps_voters_and_choices():
+    """Council's Judgment (CR 701.38a): each player votes, starting with you, for a nonland permanent you
+    don't control; the exiled permanents are those with the most votes or tied for most votes."""
+    a = ability("Council's Judgment", "votes for")
+    assert a.render_mismatch is None and a.fully_parsed, (a.normalized, a.render_mismatch)
+    vote = next(x for x in _actions(a) if x.verb == "vote")
+    assert vote.extra == {"starting": "you"}
+    assert vote.subject.quantifier == "each" and vote.subject.words == ["player"]
+    assert vote.obj.words == ["nonland", "permanent"] and vote.obj.qualifiers == ["you_dont_control"]
+    exile = next(x for x in _actions(a) if x.verb == "exile")
+    assert exile.obj.quantifier == "each" and exile.obj.qualifiers == ["most_votes"]
+
+
+def test_vote_custodi_squire_round_trips():
+    """Custodi Squire: the vote inside a triggered ability; the most-voted cards return to your hand."""
+    a = ability("Custodi Squire", "votes for")
+    assert a.render_mismatch is None and a.fully_parsed, (a.normalized, a.render_mismatch)

@@ -75,7 +75,7 @@ _NUMBER_WORDS = frozenset({"x", "one", "two", "three", "four", "five", "six", "s
 #: a "non-" descriptor word (grammar/common.lark NONTYPE): a comma between two of them is NONCOMMA
 _NON_WORD = re.compile(r"non-?[a-z][a-z'-]*$")
 
-_SYMBOLS = {"{t}": "TAP_SYM", "{q}": "UNTAP_SYM", "{e}": "ENERGY_SYM"}
+_SYMBOLS = {"{t}": "TAP_SYM", "{q}": "UNTAP_SYM", "{e}": "ENERGY_SYM", "{tk}": "TICKET_SYM"}  # CR 107.17 {TK}
 
 #: verbs that start a predicate joined to the subject of the clause before ("Enchanted creature gets
 #: +2/+2, has flying, and can't block"): singular and plural forms (CR 613 continuous effects)

@@ -9,7 +9,7 @@ from pipeline.parse import ast as A
 from pipeline.parse.render import NotRendered, cap, extra_keys, render, renders, renders_verb
 from pipeline.parse.lexicon import is_object_word
 from pipeline.parse.transform_digital import is_perpetual
-from pipeline.parse.render_objects import amount_number, article, counted, for_each_phrase, is_plural, quantity
+from pipeline.parse.render_objects import POSTS, amount_number, article, counted, for_each_phrase, is_plural, quantity
 
 _PT = __import__("re").compile(r"^[+-](?:\d+|X)/[+-](?:\d+|X)$")
 
@@ -436,6 +436,45 @@ def render_change_target(a: A.Action, **_) -> str:
         raise NotRendered(f"Action:{a.verb}")
     head, tail = _CHANGE_TARGET[a.verb]
     return f"{subject_verb(a, 'change', 'changes')} {head} {_obj(a)}{tail}" + unless_tail(a)
+
+
+@renders_verb("get_tickets")
+def render_get_tickets(a: A.Action, **_) -> str:
+    """"you get {TK}{TK}" / "you get seven {TK}" (CR 107.17: each {TK} is one ticket counter)."""
+    extra_keys(a, CLAUSE_KEYS | {"symbols"})
+    n = a.amount.value if a.amount is not None and a.amount.kind == "fixed" else None
+    if not isinstance(n, int) or n < 1 or a.obj is not None or a.extra.get("symbols") not in (None, True):
+        raise NotRendered("Action:get_tickets")
+    count = "{TK}" * n if a.extra.get("symbols") else amount_number(a.amount) + " {TK}"
+    return f"{subject_verb(a, 'get', 'gets')} {count}"
+
+
+#: CR 123.6 name and 123.8 power and toughness stickers (None: any sticker, CR 123.3)
+_STICKERS = {None: "a sticker", "name": "a name sticker", "power_toughness": "a power and toughness sticker"}
+
+
+@renders_verb("put_sticker")
+def render_put_sticker(a: A.Action, **_) -> str:
+    """"you may put a sticker on a nonland permanent you own" (CR 123.3)."""
+    extra_keys(a, CLAUSE_KEYS | {"sticker"})
+    kind = a.extra.get("sticker")
+    if kind not in _STICKERS or a.amount is not None:
+        raise NotRendered("Action:put_sticker")
+    return f"{subject_verb(a, 'put', 'puts')} {_STICKERS[kind]} on {_obj(a)}" + unless_tail(a)
+
+
+@renders_verb("vote")
+def render_vote(a: A.Action, **_) -> str:
+    """"starting with you, each player votes for a nonland permanent you don't control" (CR 701.38a)."""
+    extra_keys(a, {"starting"})
+    if a.extra.get("starting") != "you" or a.subject is None or a.amount is not None:
+        raise NotRendered("Action:vote")
+    return f"starting with you, {subject_verb(a, 'vote', 'votes')} for {_obj(a)}"
+
+
+# "each permanent with the most votes or tied for most votes" (effects.lark p_most_votes, CR 701.38a), read by
+# render_objects like its other post-modifiers
+POSTS["most_votes"] = "with the most votes or tied for most votes"
 
 
 @renders_verb("search")
