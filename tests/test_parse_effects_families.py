@@ -1,7 +1,8 @@
 """Families of one-shot effects (grammar/effects.lark, grammar/digital.lark; transformers transform_effects.py /
 transform_digital.py, renderers render_effects.py / render_digital.py) round-trip on real cards and keep their
 meaning in the AST: changing the target of a spell or ability (CR 115.7a), sacrificing "the rest" of a choice
-(CR 701.21a), voting (CR 701.38), tickets and stickers (CR 107.17, 123.3) and MTG Arena boons (not in the CR).
+(CR 701.21a), a card at random from a hand (CR 701.20a), voting (CR 701.38), tickets and stickers (CR 107.17,
+123.3) and MTG Arena boons (not in the CR).
 Every line is read from the corpora by card name (tests/test_parse_metamorphic.py:ability)."""
 
 from __future__ import annotations
@@ -130,3 +131,29 @@ def test_vote_custodi_squire_round_trips():
     """Custodi Squire: the vote inside a triggered ability; the most-voted cards return to your hand."""
     a = ability("Custodi Squire", "votes for")
     assert a.render_mismatch is None and a.fully_parsed, (a.normalized, a.render_mismatch)
+
+
+RANDOM_FROM_HAND = [
+    ("Planeswalker's Mirth", "Target opponent reveals a card at random from their hand."),
+    ("Ignite Memories", "Target player reveals a card at random from their hand."),
+    ("Hired Torturer", "Target opponent loses 2 life, then reveals a card at random from their hand."),
+]
+
+
+@pytest.mark.parametrize("name,fragment", RANDOM_FROM_HAND, ids=[n for n, _ in RANDOM_FROM_HAND])
+def test_reveal_at_random_from_hand_round_trips(name, fragment):
+    """CR 701.20a: the revealed card is chosen at random."""
+    a = ability(name, fragment)
+    assert a.render_mismatch is None and a.fully_parsed, (a.normalized, a.render_mismatch)
+
+
+def test_at_random_from_whose_hand():
+    """Cursed Scroll reveals from your hand, Planeswalker's Mirth from the target opponent's ("their");
+    Lumbering Lightshield's card is a nonland card; Elkin Lair exiles (CR 701.13a) rather than reveals."""
+    mine = next(x for x in _actions(ability("Cursed Scroll", "at random")) if x.verb == "reveal_random")
+    theirs = next(x for x in _actions(ability("Planeswalker's Mirth", "at random")) if x.verb == "reveal_random")
+    assert mine.extra["owner"] == "your" and theirs.extra["owner"] == "their"
+    assert theirs.subject.quantifier == "target" and theirs.subject.words == ["opponent"]
+    nonland = next(x for x in _actions(ability("Lumbering Lightshield", "at random")) if x.verb == "reveal_random")
+    assert nonland.obj.words == ["nonland", "card"]
+    assert any(x.verb == "exile_random" for x in _actions(ability("Elkin Lair", "at random")))

@@ -117,6 +117,7 @@ LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
           ("COMMATHEN", ("then",)), ("COMMAWHERE", ("where", "x")))
          + tuple(("PREDCOMMA", pre + (v,)) for v in PREDICATE_VERBS for pre in ((), ("and",))),
     "colors": (("COLORSOF", ("of", "mana", "spent")),),               # "the number of colors of mana spent …"
+    "at": (("ATRANDOM", ("random",)),),  # "reveals a card at random from their hand" (effects.lark), not "at the …"
 }
 
 
@@ -149,7 +150,8 @@ def _reaches_shift(states: dict, stack: list, term: str) -> bool:
 #: lookahead terminals given only where the parser would shift them after its reductions
 #: (pipeline/parse/lexer.py _reaches_shift): "," before "where X is" of a mana production, the
 #: "and" between two copy exceptions, the "," inside a list of mana symbols (grammar/mana.lark, copy.lark)
-_SHIFT_CHECKED = frozenset({"WHERECOMMA", "ANDX", "MANACOMMA", "COMMATHEN", "COMMAWHERE", "PREDCOMMA", "COSTOR", "DEALTTO"})
+_SHIFT_CHECKED = frozenset({"WHERECOMMA", "ANDX", "MANACOMMA", "COMMATHEN", "COMMAWHERE", "PREDCOMMA", "COSTOR", "DEALTTO",
+                            "ATRANDOM"})
 
 
 def split_tokens(text: str) -> Iterator[tuple[str, str, int]]:

@@ -463,6 +463,18 @@ def render_put_sticker(a: A.Action, **_) -> str:
     return f"{subject_verb(a, 'put', 'puts')} {_STICKERS[kind]} on {_obj(a)}" + unless_tail(a)
 
 
+@renders_verb("reveal_random", "exile_random")
+def render_random_from_hand(a: A.Action, **_) -> str:
+    """"target player reveals a card at random from their hand" / "exiles a card at random from their hand"
+    (CR 701.20a, 701.13a)."""
+    extra_keys(a, CLAUSE_KEYS | {"owner"})
+    owner = a.extra.get("owner")
+    if owner not in ("your", "their") or a.amount is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    base = a.verb.split("_")[0]
+    return f"{subject_verb(a, base, base + 's')} {_obj(a)} at random from {owner} hand" + unless_tail(a)
+
+
 @renders_verb("vote")
 def render_vote(a: A.Action, **_) -> str:
     """"starting with you, each player votes for a nonland permanent you don't control" (CR 701.38a)."""

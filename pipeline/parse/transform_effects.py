@@ -54,6 +54,22 @@ class EffectRules(Transformer):
     def sk_power_toughness(self, meta, ch):
         return "sticker:power_toughness"
 
+    # ------------------------------------------------------------ a card at random from a hand (CR 701.20a, 701.13a)
+    def _random_from_hand(self, verb, meta, ch):
+        self._form_used = True
+        owner = "their" if "their" in self._lits else "your"
+        return A.Action(verb, obj=_first(ch, A.Obj), extra={"owner": owner}, text=self._t(meta))
+
+    def a_reveal_random(self, meta, ch):
+        """"target player reveals a card at random from their hand" → ``Action("reveal_random", obj,
+        extra={"owner": "your" | "their"})`` (CR 701.20a: the card is chosen at random, not by the player)."""
+        return self._random_from_hand("reveal_random", meta, ch)
+
+    def a_exile_random(self, meta, ch):
+        """"that player exiles a card at random from their hand" → ``Action("exile_random", obj, extra={owner})``
+        (CR 701.13a)."""
+        return self._random_from_hand("exile_random", meta, ch)
+
     # ------------------------------------------------------------ voting (CR 701.38)
     def c_vote(self, meta, ch):
         """"Starting with you, each player votes for a nonland permanent you don't control" →
