@@ -8,6 +8,7 @@ from pipeline.parse import ast as A
 from pipeline.parse.render import NotRendered, extra_keys, renders_verb
 from pipeline.parse.render_effects import CLAUSE_KEYS, _obj, _quoted, subject_verb
 from pipeline.parse.render_objects import BASES, counted
+from pipeline.parse.transform_digital import BOON_TIMES
 
 
 @renders_verb("seek")
@@ -56,9 +57,6 @@ def render_conjure_duplicate(a: A.Action, **_) -> str:
     return f"{subject_verb(a, 'conjure', 'conjures')} a duplicate of {_obj(a)} {_conjure_zone(a)}"
 
 
-_BOON_TIMES = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
-
-
 @renders_verb("boon")
 def render_boon(a: A.Action, **_) -> str:
     """"you get a one-time boon with "…"" / "you get a boon with "…"" (an Arena boon: its quoted triggered
@@ -67,9 +65,9 @@ def render_boon(a: A.Action, **_) -> str:
     abilities, times = a.extra.get("abilities") or [], a.extra.get("times")
     if len(abilities) != 1 or a.obj is not None or a.amount is not None:
         raise NotRendered("Action:boon")
-    if times is not None and not (isinstance(times, int) and 1 <= times <= len(_BOON_TIMES)):
+    if times is not None and not (isinstance(times, int) and 1 <= times <= len(BOON_TIMES)):
         raise NotRendered("Action:boon:times")
-    kind = f"a {_BOON_TIMES[times - 1]}-time boon" if times is not None else "a boon"
+    kind = f"a {BOON_TIMES[times - 1]} boon" if times is not None else "a boon"
     return f"{subject_verb(a, 'get', 'gets')} {kind} with {_quoted(abilities[0])}"
 
 

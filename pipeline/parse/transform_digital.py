@@ -36,7 +36,7 @@ class _ConjureDest:
 
 
 #: the words of grammar rule ``boon_times``, in order: "one-time" is 1
-_BOON_TIMES = ("one-time", "two-time", "three-time", "four-time", "five-time", "six-time", "seven-time",
+BOON_TIMES = ("one-time", "two-time", "three-time", "four-time", "five-time", "six-time", "seven-time",
                "eight-time", "nine-time", "ten-time", "eleven-time", "twelve-time")
 
 #: the duration of a perpetual grant ("It perpetually gains flying")
@@ -96,7 +96,7 @@ class DigitalRules(Transformer):
     def boon_times(self, meta, ch):
         """"one-time" … "twelve-time" → the number of times (an int)."""
         self._form_used = True
-        return _BOON_TIMES.index(self._lits[0]) + 1
+        return BOON_TIMES.index(self._lits[0]) + 1
 
     def c_perpetually(self, meta, ch):
         """"It perpetually gets +1/+1" — the predicate with its subject, marked perpetual."""
