@@ -1069,6 +1069,15 @@ class Sticker(Node):
 
 
 @dataclass
+class SpreeMode(Node):
+    """One mode of a spree spell, "+ {1} — Counter target spell." (CR 702.172a: choosing the mode
+    adds its cost to the spell's total cost; the "+" marks the mode, CR 702.172b): ``cost`` the
+    mode's additional cost (a Cost of mana symbols), ``effect`` its sentences (Sentence/Unparsed)."""
+    cost: Node
+    effect: list[Node] = field(default_factory=list)
+
+
+@dataclass
 class ClassLevel(Node):
     """Class level-up line "{2}{G}: Level 2" (CR 716.2): cost and level."""
     cost: Node

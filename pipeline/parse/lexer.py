@@ -75,7 +75,7 @@ _NUMBER_WORDS = frozenset({"x", "one", "two", "three", "four", "five", "six", "s
 #: a "non-" descriptor word (grammar/common.lark NONTYPE): a comma between two of them is NONCOMMA
 _NON_WORD = re.compile(r"non-?[a-z][a-z'-]*$")
 
-_SYMBOLS = {"{t}": "TAP_SYM", "{q}": "UNTAP_SYM", "{e}": "ENERGY_SYM"}
+_SYMBOLS = {"{t}": "TAP_SYM", "{q}": "UNTAP_SYM", "{e}": "ENERGY_SYM", "{tk}": "TICKET_SYM"}  # CR 107.17 {TK}
 
 #: verbs that start a predicate joined to the subject of the clause before ("Enchanted creature gets
 #: +2/+2, has flying, and can't block"): singular and plural forms (CR 613 continuous effects)
@@ -118,6 +118,7 @@ LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
           ("COMMATHEN", ("then",)), ("COMMAWHERE", ("where", "x")))
          + tuple(("PREDCOMMA", pre + (v,)) for v in PREDICATE_VERBS for pre in ((), ("and",))),
     "colors": (("COLORSOF", ("of", "mana", "spent")),),               # "the number of colors of mana spent …"
+    "at": (("ATRANDOM", ("random",)),),  # "reveals a card at random from their hand" (effects.lark), not "at the …"
 }
 
 
@@ -150,7 +151,8 @@ def _reaches_shift(states: dict, stack: list, term: str) -> bool:
 #: lookahead terminals given only where the parser would shift them after its reductions
 #: (pipeline/parse/lexer.py _reaches_shift): "," before "where X is" of a mana production, the
 #: "and" between two copy exceptions, the "," inside a list of mana symbols (grammar/mana.lark, copy.lark)
-_SHIFT_CHECKED = frozenset({"WHERECOMMA", "ANDX", "MANACOMMA", "COMMATHEN", "COMMAWHERE", "PREDCOMMA", "COSTOR", "DEALTTO"})
+_SHIFT_CHECKED = frozenset({"WHERECOMMA", "ANDX", "MANACOMMA", "COMMATHEN", "COMMAWHERE", "PREDCOMMA", "COSTOR", "DEALTTO",
+                            "ATRANDOM"})
 
 
 def split_tokens(text: str) -> Iterator[tuple[str, str, int]]:

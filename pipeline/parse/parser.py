@@ -31,6 +31,8 @@ _CLASS_LEVEL_RE = re.compile(r"^(.+): Level (\d+)$")
 _STATION_RE = re.compile(r"^(\d+)\+ \| (?=\S)")
 #: An Unfinity sticker with its ticket cost, "{TK}{TK} — Deathtouch" (CR 123.1, 123.3c).
 _STICKER_RE = re.compile(r"^((?:\{TK\})+) — (?=\S)")
+#: A mode of a spree spell with its additional cost, "+ {1} — Counter target spell." (CR 702.172).
+_SPREE_RE = re.compile(r"^\+ ((?:\{[^}]+\})+) — (?=\S)")
 _LEVEL_RE = re.compile(r"^LEVEL (\d+)(?:-(\d+)|(\+))$")
 _PT_RE = re.compile(r"^[\d*X+-]+/[\d*X+-]+$")
 _TRIGGER_RE = re.compile(r"^(when|whenever|at)\b", re.I)
@@ -345,6 +347,11 @@ def _parse_body(body: str, type_line: str) -> tuple[A.Node, str]:
             return A.Sticker(tickets, pt=rest), "static"
         inner, kind = _parse_body(rest, type_line)
         return A.Sticker(tickets, body=inner), kind
+    m = _SPREE_RE.match(body)
+    if m:  # CR 702.172a: a spree mode, its additional cost and its effect
+        cost = parse_segment("start_cost", m.group(1)) or A.Unparsed(m.group(1))
+        kind = "spell" if _SPELL_RE.search(type_line or "") else "static"
+        return A.SpreeMode(cost, parse_effect(body[m.end():])), kind
     m = _CLASS_LEVEL_RE.match(body)
     if m:
         cost = parse_segment("start_cost", m.group(1))

@@ -1,6 +1,6 @@
 """Renderers of ability bodies (``grammar/abilities.lark``): activated (CR 602), static
 (CR 604) and spell (CR 608.2) bodies, modal (CR 700.2), chapter (CR 714), class level (CR 716),
-station striations (CR 721.2) and Unfinity stickers (CR 123.1)."""
+station striations (CR 721.2), Unfinity stickers (CR 123.1) and spree modes (CR 702.172)."""
 
 from __future__ import annotations
 
@@ -81,6 +81,14 @@ def render_sticker(s: A.Sticker, **_) -> str:
     if s.pt is not None and not _PT.fullmatch(s.pt):
         raise NotRendered("Sticker:pt")
     return "{TK}" * s.tickets + " — " + (s.pt if s.pt is not None else cap(render(s.body)))
+
+
+@renders(A.SpreeMode)
+def render_spree_mode(s: A.SpreeMode, **_) -> str:
+    """"+ {1} — [effect]" (CR 702.172a–b: a spree mode after its plus sign and additional cost)."""
+    if not isinstance(s.cost, A.Cost) or not all(isinstance(c, A.ManaCost) for c in s.cost.components):
+        raise NotRendered("SpreeMode:cost")
+    return f"+ {render(s.cost)} — {cap(effects(s.effect))}"
 
 
 @renders(A.Chapter)

@@ -1,13 +1,14 @@
 """Renderers of MTG Arena's digital-only actions (``grammar/digital.lark``, not in the CR): seek,
-draft from a spellbook, conjure a duplicate. "Perpetually" is written by
+draft from a spellbook, conjure a duplicate, get a boon. "Perpetually" is written by
 :func:`pipeline.parse.render_effects.subject_verb` (Actions) and ``render_grant`` (grants)."""
 
 from __future__ import annotations
 
 from pipeline.parse import ast as A
 from pipeline.parse.render import NotRendered, extra_keys, renders_verb
-from pipeline.parse.render_effects import CLAUSE_KEYS, _obj, subject_verb
+from pipeline.parse.render_effects import CLAUSE_KEYS, _obj, _quoted, subject_verb
 from pipeline.parse.render_objects import BASES, counted
+from pipeline.parse.transform_digital import BOON_TIMES
 
 
 @renders_verb("seek")
@@ -54,6 +55,20 @@ def render_conjure_duplicate(a: A.Action, **_) -> str:
     """"conjure a duplicate of it into your hand" / "… onto the battlefield"."""
     extra_keys(a, CLAUSE_KEYS | {"zone", "owner"})
     return f"{subject_verb(a, 'conjure', 'conjures')} a duplicate of {_obj(a)} {_conjure_zone(a)}"
+
+
+@renders_verb("boon")
+def render_boon(a: A.Action, **_) -> str:
+    """"you get a one-time boon with "…"" / "you get a boon with "…"" (an Arena boon: its quoted triggered
+    ability, the number of times it works)."""
+    extra_keys(a, CLAUSE_KEYS | {"abilities", "times"})
+    abilities, times = a.extra.get("abilities") or [], a.extra.get("times")
+    if len(abilities) != 1 or a.obj is not None or a.amount is not None:
+        raise NotRendered("Action:boon")
+    if times is not None and not (isinstance(times, int) and 1 <= times <= len(BOON_TIMES)):
+        raise NotRendered("Action:boon:times")
+    kind = f"a {BOON_TIMES[times - 1]} boon" if times is not None else "a boon"
+    return f"{subject_verb(a, 'get', 'gets')} {kind} with {_quoted(abilities[0])}"
 
 
 # "the duplicate" / "that duplicate" / "the duplicates" / "those duplicates" (transform_digital.o_the_duplicate),

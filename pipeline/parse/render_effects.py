@@ -9,7 +9,7 @@ from pipeline.parse import ast as A
 from pipeline.parse.render import NotRendered, cap, extra_keys, render, renders, renders_verb
 from pipeline.parse.lexicon import is_object_word
 from pipeline.parse.transform_digital import is_perpetual
-from pipeline.parse.render_objects import amount_number, article, counted, for_each_phrase, is_plural, quantity
+from pipeline.parse.render_objects import POSTS, amount_number, article, counted, for_each_phrase, is_plural, quantity
 
 _PT = __import__("re").compile(r"^[+-](?:\d+|X)/[+-](?:\d+|X)$")
 
@@ -427,6 +427,74 @@ def render_put_library(a: A.Action, **_) -> str:
     return f"{subject_verb(a, 'put', 'puts')} {_obj(a)} {where}{_LIBRARY[lib]}{tail}" + instead_tail(a)
 
 
+#: CR 115.7a: "change the target(s) of [a spell or ability]"; ``change_target_single`` adds the
+#: spell's restriction "with a single target" (Deflection)
+_CHANGE_TARGET = {"change_target": ("the target of", ""), "change_targets": ("the targets of", ""),
+                  "change_target_single": ("the target of", " with a single target")}
+
+
+@renders_verb(*_CHANGE_TARGET)
+def render_change_target(a: A.Action, **_) -> str:
+    """"Change the target of target spell with a single target." / "You may change the targets of target
+    instant or sorcery spell." (CR 115.7a)."""
+    extra_keys(a, CLAUSE_KEYS)
+    if a.amount is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    head, tail = _CHANGE_TARGET[a.verb]
+    return f"{subject_verb(a, 'change', 'changes')} {head} {_obj(a)}{tail}" + unless_tail(a)
+
+
+@renders_verb("get_tickets")
+def render_get_tickets(a: A.Action, **_) -> str:
+    """"you get {TK}{TK}" / "you get seven {TK}" (CR 107.17: each {TK} is one ticket counter)."""
+    extra_keys(a, CLAUSE_KEYS | {"symbols"})
+    n = a.amount.value if a.amount is not None and a.amount.kind == "fixed" else None
+    if not isinstance(n, int) or n < 1 or a.obj is not None or a.extra.get("symbols") not in (None, True):
+        raise NotRendered("Action:get_tickets")
+    count = "{TK}" * n if a.extra.get("symbols") else amount_number(a.amount) + " {TK}"
+    return f"{subject_verb(a, 'get', 'gets')} {count}"
+
+
+#: CR 123.6 name and 123.8 power and toughness stickers (None: any sticker, CR 123.3)
+_STICKERS = {None: "a sticker", "name": "a name sticker", "power_toughness": "a power and toughness sticker"}
+
+
+@renders_verb("put_sticker")
+def render_put_sticker(a: A.Action, **_) -> str:
+    """"you may put a sticker on a nonland permanent you own" (CR 123.3)."""
+    extra_keys(a, CLAUSE_KEYS | {"sticker"})
+    kind = a.extra.get("sticker")
+    if kind not in _STICKERS or a.amount is not None:
+        raise NotRendered("Action:put_sticker")
+    return f"{subject_verb(a, 'put', 'puts')} {_STICKERS[kind]} on {_obj(a)}" + unless_tail(a)
+
+
+@renders_verb("reveal_random", "exile_random")
+def render_random_from_hand(a: A.Action, **_) -> str:
+    """"target player reveals a card at random from their hand" / "exiles a card at random from their hand"
+    (CR 701.20a, 701.13a)."""
+    extra_keys(a, CLAUSE_KEYS | {"owner"})
+    owner = a.extra.get("owner")
+    if owner not in ("your", "their") or a.amount is not None:
+        raise NotRendered(f"Action:{a.verb}")
+    base = a.verb.split("_")[0]
+    return f"{subject_verb(a, base, base + 's')} {_obj(a)} at random from {owner} hand" + unless_tail(a)
+
+
+@renders_verb("vote")
+def render_vote(a: A.Action, **_) -> str:
+    """"starting with you, each player votes for a nonland permanent you don't control" (CR 701.38a)."""
+    extra_keys(a, {"starting"})
+    if a.extra.get("starting") != "you" or a.subject is None or a.amount is not None:
+        raise NotRendered("Action:vote")
+    return f"starting with you, {subject_verb(a, 'vote', 'votes')} for {_obj(a)}"
+
+
+# "each permanent with the most votes or tied for most votes" (effects.lark p_most_votes, CR 701.38a), read by
+# render_objects like its other post-modifiers
+POSTS["most_votes"] = "with the most votes or tied for most votes"
+
+
 @renders_verb("search")
 def render_search(a: A.Action, **_) -> str:
     """"search your library for a basic land card" (CR 701.23); a player other than you searches
@@ -814,6 +882,8 @@ FIXED_ACTIONS = {
     # CR 404.1 every graveyard; CR 121.1 drawing ("that player draws an additional card", a draw step's extra draw)
     "exile_graveyards": ("exile all graveyards", "exiles all graveyards"),
     "draw_additional": ("draw an additional card", "draws an additional card"),
+    # CR 701.21a: "… chooses three lands they control, then sacrifices the rest" (the permanents not chosen)
+    "sacrifice_rest": ("sacrifice the rest", "sacrifices the rest"),
 }
 
 

@@ -9,6 +9,9 @@ which the Comprehensive Rules do not define (docs/ast.md § Digital-only actions
   ``Action{verb: "conjure_spellbook", extra: {zone, owner, random: True}}`` — "Conjure a random card
   from ~'s spellbook into your hand"; the object "the duplicate" / "those duplicates" →
   ``Obj{qualifiers: ["duplicate:the" | "duplicates:those" …]}``;
+* ``Action{verb: "boon", extra: {abilities: [the quoted ability], times: N | None}}`` — "You get a one-time
+  boon with "…"": a boon (like an emblem, CR 114.2) whose triggered ability works N times ("a boon with"
+  writes no limit: None);
 * "perpetually" before a predicate ("It perpetually gets +1/+1", "… perpetually gains flying"):
   ``extra["perpetually"] = True`` on the Action, or the duration ``Action("duration:perpetually")``
   of a GrantAbility.
@@ -31,6 +34,10 @@ class _ConjureDest:
     def __init__(self, zone: str, owner: str | None):
         self.zone, self.owner = zone, owner
 
+
+#: the words of grammar rule ``boon_times``, in order: "one-time" is 1
+BOON_TIMES = ("one-time", "two-time", "three-time", "four-time", "five-time", "six-time", "seven-time",
+               "eight-time", "nine-time", "ten-time", "eleven-time", "twelve-time")
 
 #: the duration of a perpetual grant ("It perpetually gains flying")
 PERPETUALLY = "duration:perpetually"
@@ -78,6 +85,18 @@ class DigitalRules(Transformer):
         det = next(w for w in self._lits if w in ("the", "that", "those"))
         plural = "duplicates" in self._lits
         return A.Obj(None, None, [], self._t(meta), [f"duplicate{'s' if plural else ''}:{det}"])
+
+    def a_boon(self, meta, ch):
+        """"you get a one-time boon with "…"" → ``Action("boon", extra={abilities, times})``."""
+        self._form_used = True
+        q = next(c for c in ch if getattr(c, "type", None) == "QUOTED")
+        times = next((c for c in ch if isinstance(c, int) and not isinstance(c, bool)), None)
+        return A.Action("boon", extra={"abilities": [self._tok(q)], "times": times}, text=self._t(meta))
+
+    def boon_times(self, meta, ch):
+        """"one-time" … "twelve-time" → the number of times (an int)."""
+        self._form_used = True
+        return BOON_TIMES.index(self._lits[0]) + 1
 
     def c_perpetually(self, meta, ch):
         """"It perpetually gets +1/+1" — the predicate with its subject, marked perpetual."""

@@ -26,6 +26,62 @@ _PT_WORD = re.compile(r"^(?:\d+|x|\*)/(?:\d+|x|\*)$", re.I)
 class EffectRules(Transformer):
     """Mixin with one-shot effect rules of ``grammar/effects.lark`` (see the module docstring)."""
 
+    # ------------------------------------------------------------ tickets (CR 107.17) and stickers (CR 123.3)
+    def a_get_tickets(self, meta, ch):
+        """"you get {TK}{TK}" → ``Action("get_tickets", amount=2, extra={"symbols": True})`` (each {TK} one
+        ticket counter, written as symbols)."""
+        self._form_used = True
+        n = sum(1 for c in ch if isinstance(c, Token) and c.type == "TICKET_SYM")
+        return A.Action("get_tickets", amount=A.Amount("fixed", value=n, text=self._t(meta).split(" ", 1)[-1]),
+                        extra={"symbols": True}, text=self._t(meta))
+
+    def a_get_n_tickets(self, meta, ch):
+        """"you get seven {TK}" → ``Action("get_tickets", amount=7)`` (the count written as a number)."""
+        self._form_used = True
+        return A.Action("get_tickets", amount=_first(ch, A.Amount), text=self._t(meta))
+
+    def a_put_sticker(self, meta, ch):
+        """"put a sticker on a nonland permanent you own" → ``Action("put_sticker", obj, extra={"sticker":
+        None | "name" | "power_toughness"})`` (CR 123.3; kinds CR 123.6, 123.8)."""
+        self._form_used = True
+        kind = next((c for c in ch if isinstance(c, str) and c.startswith("sticker:")), None)
+        return A.Action("put_sticker", obj=_first(ch, A.Obj),
+                        extra={"sticker": kind.split(":", 1)[1] if kind else None}, text=self._t(meta))
+
+    def sk_name(self, meta, ch):
+        return "sticker:name"
+
+    def sk_power_toughness(self, meta, ch):
+        return "sticker:power_toughness"
+
+    # ------------------------------------------------------------ a card at random from a hand (CR 701.20a, 701.13a)
+    def _random_from_hand(self, verb, meta, ch):
+        self._form_used = True
+        owner = "their" if "their" in self._lits else "your"
+        return A.Action(verb, obj=_first(ch, A.Obj), extra={"owner": owner}, text=self._t(meta))
+
+    def a_reveal_random(self, meta, ch):
+        """"target player reveals a card at random from their hand" → ``Action("reveal_random", obj,
+        extra={"owner": "your" | "their"})`` (CR 701.20a: the card is chosen at random, not by the player)."""
+        return self._random_from_hand("reveal_random", meta, ch)
+
+    def a_exile_random(self, meta, ch):
+        """"that player exiles a card at random from their hand" → ``Action("exile_random", obj, extra={owner})``
+        (CR 701.13a)."""
+        return self._random_from_hand("exile_random", meta, ch)
+
+    # ------------------------------------------------------------ voting (CR 701.38)
+    def c_vote(self, meta, ch):
+        """"Starting with you, each player votes for a nonland permanent you don't control" →
+        ``Action("vote", subject=each player, obj=the choices, extra={"starting": "you"})`` (CR 701.38a)."""
+        self._form_used = True
+        voters, choice = [c for c in ch if isinstance(c, A.Obj)][:2]
+        return A.Action("vote", subject=voters, obj=choice, extra={"starting": "you"}, text=self._t(meta))
+
+    def p_most_votes(self, meta, ch):
+        """"with the most votes or tied for most votes" → qualifier ``most_votes`` (CR 701.38a)."""
+        return "most_votes"
+
     # ------------------------------------------------------------ clause riders (for each, each, instead, may … for a duration)
     def _subject_act(self, meta, ch):
         """(subject Obj or None, the Action) of "obj action …" / "action …" clause children."""
