@@ -17,12 +17,14 @@ import shutil
 import duckdb
 import pytest
 
+import pipeline.normalize.ingest as ingest
 from pipeline.normalize.ingest import collect, collect_sources
-from pipeline.normalize.source_records import RENORMALIZE, SOURCE_PREFIX, source_digest_rows
+from pipeline.normalize.source_records import RENORMALIZE, SOURCE_PREFIX, SourceRecords, source_digest_rows
+from pipeline.sources import mtgjson
 from pipeline.paths import BUNDLED_CARDS, BUNDLED_RULES
 from pipeline.refresh import refresh
 from pipeline.store.incremental import SPECIAL, build_digests, card_digests, previous_digests
-from tests.conftest import rows
+from tests.conftest import MTGJSON_DIR, rows
 
 #: Differ by design between two builds of the same sources (docs: pipeline/store/incremental.py): run
 #: history, parse cache, the changelog's history (an incremental build has a previous one to diff with).
@@ -89,8 +91,19 @@ def modified(tmp_path_factory):
     return modified_snapshot(tmp_path_factory.mktemp("modified") / "AllPrintings-modified.json.gz")
 
 
-def test_incremental_equals_cold_build_of_a_modified_snapshot(bundled_db, modified, tmp_path):
+def test_incremental_equals_cold_build_of_a_modified_snapshot(bundled_db, modified, tmp_path, monkeypatch):
     source, touched, faces_changed, removed_faces = modified
+    # the 7 MB snapshot read whole (it is streamed otherwise), so that the incremental reads take the
+    # encoded path (simdjson: mtgjson_encoded_units), counted here
+    monkeypatch.setattr(mtgjson, "WHOLE_FILE_MAX_BYTES", 64 << 20)
+    encoded = []
+
+    def counted(path):
+        units = mtgjson.mtgjson_encoded_units(path)
+        encoded.append(units is not None)
+        return units
+
+    monkeypatch.setattr(ingest, "mtgjson_encoded_units", counted)
     cold = tmp_path / "cold.duckdb"
     assert refresh([source], cold, rules=BUNDLED_RULES, jobs=2).rebuilt_ids is None  # no previous database: cold
     inc = tmp_path / "inc.duckdb"
@@ -112,6 +125,53 @@ def test_incremental_equals_cold_build_of_a_modified_snapshot(bundled_db, modifi
     # the parse cache keeps only the texts in use, as a cold build's: the old texts and the removed card are parsed again
     assert back.parsed == faces_changed + removed_faces
     assert fingerprints(inc) == fingerprints(bundled_db)
+    assert encoded == [True, True]  # the two incremental reads; a cold read decodes the file (it normalizes all)
+
+
+def kept_records(records: SourceRecords) -> list[tuple]:
+    """Every kept unit of ``records`` with its JSON bytes cut out of the file buffer."""
+    out = []
+    for group, path, kind, where, index, payload, info, name in records._units:
+        if type(payload) is tuple:
+            blob, offset, size = payload
+            payload = bytes(blob[offset:offset + size])
+        out.append((group, path, kind, where, index, payload, info, name))
+    return out
+
+
+@pytest.mark.parametrize("name", ["snapshot", "modified", "10E.json.gz", "UNH.json.gz", "SLD.json.gz"])
+def test_encoded_records_equal_decoded_records(name, modified, monkeypatch):
+    """A file's records as compact JSON without decoding the file (simdjson,
+    :func:`pipeline.sources.mtgjson.mtgjson_encoded_units`) give the source digests and kept records
+    of the decoded file (:meth:`SourceRecords.add_file`): the bundled AllPrintings snapshot, its
+    modified copy and real MTGJSON set files (Unhinged: half mana values; Secret Lair: reversible cards)."""
+    monkeypatch.setattr(mtgjson, "WHOLE_FILE_MAX_BYTES", 64 << 20)  # the 7 MB snapshot is streamed otherwise
+    path = {"snapshot": BUNDLED_CARDS, "modified": modified[0]}.get(name) or MTGJSON_DIR / name
+    encoded = mtgjson.mtgjson_encoded_units(path)
+    assert encoded is not None
+    decoded, fast = SourceRecords(keep=True), SourceRecords(keep=True)
+    assert decoded.add_file(path, mtgjson.mtgjson_units(path)) == fast.add_encoded_file(path, encoded) == len(encoded)
+    assert fast.digests() == decoded.digests()
+    assert kept_records(fast) == kept_records(decoded)
+    assert fast.shortcut and decoded.shortcut
+    assert fast._unresolved_names == decoded._unresolved_names
+    if name == "snapshot":
+        assert (len(encoded), len(fast)) == (4610, 4427)  # records, oracle ids ('' included)
+        assert fast._unresolved_names == {"Krark's Thumb", "Okaun, Eye of Chaos", "Propaganda", "Stitch in Time",
+                                          "Zndrsplt, Eye of Wisdom"}  # the Secret Lair reversible cards
+
+
+def test_unusual_files_are_decoded_whole(tmp_path):
+    """A set file simdjson cannot take (an integer past 64 bits) is left to the usual decode (None)."""
+    src = MTGJSON_DIR / "10E.json.gz"
+    with gzip.open(src, "rt", encoding="utf-8") as fh:
+        doc = json.load(fh)
+    doc["data"]["cards"][0]["edhrecRank"] = 2 ** 70
+    path = tmp_path / "10E.json.gz"
+    with gzip.open(path, "wt", encoding="utf-8") as fh:
+        json.dump(doc, fh)
+    assert mtgjson.mtgjson_encoded_units(path) is None
+    assert mtgjson.mtgjson_encoded_units(src) is not None
 
 
 def test_incremental_read_normalizes_only_the_changed_records(bundled_db, modified):

@@ -10,7 +10,7 @@ from pipeline.normalize.collect import CardCollection
 from pipeline.normalize.model import OtherObject, SourceInfo
 from pipeline.sources import detect
 from pipeline.normalize.source_records import SOURCE_PREFIX, SourceRecords
-from pipeline.sources.mtgjson import mtgjson_units, normalize_unit
+from pipeline.sources.mtgjson import mtgjson_encoded_units, mtgjson_units, normalize_unit
 from pipeline.sources.records import Flagged
 from pipeline.sources.scryfall import read_scryfall_cards, read_scryfall_rulings
 from pipeline.sources.version import source_files, source_version
@@ -147,7 +147,8 @@ def collect_sources(paths: Iterable[str | Path], progress: Progress | None = Non
 def _read_mtgjson_file(path: Path, collection: CardCollection, progress: Progress | None,
                        records: SourceRecords | None = None) -> None:
     if records is not None and records.keep:  # normalized later, only where the group changed (SourceRead)
-        n = records.add_file(path, mtgjson_units(path))
+        encoded = mtgjson_encoded_units(path)  # the records' JSON without decoding the file, when it can
+        n = records.add_encoded_file(path, encoded) if encoded is not None else records.add_file(path, mtgjson_units(path))
     else:
         n = 0
         for n, unit in enumerate(mtgjson_units(path), start=1):

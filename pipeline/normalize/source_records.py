@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 import orjson
 
@@ -85,22 +85,55 @@ class SourceRecords:
         n = 0
         for n, unit in enumerate(units, start=1):
             self.add(path, unit)
-        if self.keep and n:
-            kept = self._units[start:]
-            blob = b"".join(u[5] for u in kept if type(u[5]) is bytes)
-            offset = 0
-            for i, u in enumerate(kept, start=start):
-                if type(u[5]) is bytes:
-                    size = len(u[5])
-                    self._units[i] = u[:5] + ((blob, offset, size),) + u[6:]
-                    offset += size
+        self._join(start)
         return n
+
+    def _join(self, start: int) -> None:
+        """Join the kept JSON bytes of the units from ``start`` on (one file's) into one buffer (:meth:`add_file`)."""
+        if not self.keep or start == len(self._units):
+            return
+        kept = self._units[start:]
+        blob = b"".join(u[5] for u in kept if type(u[5]) is bytes)
+        offset = 0
+        for i, u in enumerate(kept, start=start):
+            if type(u[5]) is bytes:
+                size = len(u[5])
+                self._units[i] = u[:5] + ((blob, offset, size),) + u[6:]
+                offset += size
 
     def add(self, path: Path, unit: tuple) -> None:
         """Digest one :data:`pipeline.sources.mtgjson.Unit` of ``path`` into its group (and keep it with ``keep``)."""
         kind, where, index, record, info = unit
         group = record_group(record)
-        if isinstance(record, dict) and ("oracle_id" in record or "card_faces" in record):
+        name = layout = None
+        foreign = card_record = False
+        if isinstance(record, dict):
+            foreign = "oracle_id" in record or "card_faces" in record
+            card_record = kind != "token"
+            if card_record:
+                name, layout = record.get("faceName") or record.get("name"), record.get("layout")
+        try:
+            payload = orjson.dumps(record)
+        except TypeError:  # orjson.JSONEncodeError: a value orjson refuses (an int past 64 bits, a lone surrogate)
+            self._unhashable.add(group)
+            payload = record
+        self._add(path, kind, where, index, info, group, payload, (name, layout, foreign, card_record))
+
+    def add_encoded_file(self, path: Path, units: Sequence[tuple]) -> int:
+        """:meth:`add_file` for the :data:`pipeline.sources.mtgjson.EncodedUnit` of one file, whose records
+        are already compact JSON (:func:`pipeline.sources.mtgjson.mtgjson_encoded_units`): the same
+        digests and kept records as :meth:`add_file` of the decoded file, without decoding it."""
+        start = len(self._units)
+        for kind, where, index, payload, info, (group, *fields) in units:
+            self._add(path, kind, where, index, info, group, payload, fields)
+        self._join(start)
+        return len(units)
+
+    def _add(self, path: Path, kind: str, where, index: int, info, group: str, payload, fields) -> None:
+        """Digest one record (``payload``: its compact JSON, or the value itself when it has none) into ``group``.
+        ``fields``: (face name, layout, has ``oracle_id`` or ``card_faces``, is a card record: an object, not a token)."""
+        name, layout, foreign, card_record = fields
+        if foreign:
             self.shortcut = False
         header = self._headers.get((kind, where))
         if header is None or header[0] is not info:
@@ -111,21 +144,13 @@ class SourceRecords:
         digest = self._hashes.get(group)
         if digest is None:
             digest = self._hashes[group] = hashlib.sha256()
-        try:
-            payload = orjson.dumps(record)
-        except TypeError:  # orjson.JSONEncodeError: a value orjson refuses (an int past 64 bits, a lone surrogate)
-            self._unhashable.add(group)
-            payload = record
-        else:
+        if type(payload) is bytes:
             digest.update(header[1])
             digest.update(len(payload).to_bytes(8, "little"))
             digest.update(payload)
         if self.keep:
-            name = None
-            if kind != "token" and isinstance(record, dict):
-                name = record.get("faceName") or record.get("name")
-                if group == "" and (record.get("layout") or "normal") in GAME_LAYOUTS:
-                    self._unresolved_names.add(name)
+            if card_record and group == "" and (layout or "normal") in GAME_LAYOUTS:
+                self._unresolved_names.add(name)
             self._units.append((group, path, kind, where, index, payload, info, name))
 
     def digests(self) -> dict[str, str]:
