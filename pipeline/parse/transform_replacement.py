@@ -89,7 +89,7 @@ class ReplacementRules(Transformer):
         """"The next time you would draw a card this turn, …" (CR 614.11, 609.7a) → ``Sentence(effects,
         condition Action(condition:next_time_would_draw, obj: the player, extra.duration))``."""
         dur = next((c for c in ch[:-1] if isinstance(c, (A.Text, A.Action, A.Duration))), None)
-        obj = _first(ch, A.Obj) or A.Obj("you", None, [], "you")  # "you" written out in the grammar
+        obj = A.Obj("you", None, [], "you")  # "you" written out in the grammar
         self._form_used = True
         cond = A.Action("condition:next_time_would_draw", obj=obj,
                         extra={"duration": dur} if dur is not None else {}, text=self._t(meta).split(",", 1)[0])
