@@ -173,10 +173,9 @@ SKIP_THAT = frozenset({"turn", "draw", "step"})
 
 @renders_verb("skip")
 def render_skip(a: A.Action, **_) -> str:
-    """"Skip your draw step", "Players skip their untap steps", "skips their next turn" (CR 614.10)."""
-    from pipeline.parse.render_effects import subject_verb
-
-    from pipeline.parse.render_effects import instead_tail
+    """"Skip your draw step", "Players skip their untap steps", "skips their next turn" (CR 614.10); "that
+    player skips that turn instead", "you may skip that draw instead" (player "that", :data:`SKIP_THAT`)."""
+    from pipeline.parse.render_effects import instead_tail, subject_verb
 
     extra_keys(a, {"step", "player", "next", "optional", "instead"})
     step, who = a.extra.get("step"), a.extra.get("player")
