@@ -853,3 +853,114 @@ def test_rendered_continuous_and_replacement_effects(name, fragment, verb):
     a = ability(name, fragment)
     assert a.fully_parsed, (a.normalized, a.to_json()["render_mismatch"])
     assert verb in _verbs(a)
+
+
+# ------------------------------------------------------------------ g-statics round 8 (issue 13 families)
+ROUND_TRIP_8 = [  # (card, fragment, verb the renderer read)
+    # joined predicates after a keyword: "has flying and is a Knight …" (lexer PREDAND; CR 613.1f, 205.1b)
+    ("Skyknight Squire", "it has flying and is a Knight", "is_also"),
+    ("Hero of Bretagard", "it has indestructible and is a God", "is_also"),
+    ("My Precious", "has hexproof and can't be blocked", "unblockable"),
+    ("The Masamune", "it has first strike and must be blocked if able", "lure"),
+    ("Glamdring", "has first strike and gets +1/+0 for each", "pump"),
+    # Lhurgoyfs (CR 604.3): the toughness is the same count plus a number
+    ("Tarmogoyf", "power is equal to", "characteristic"),
+    ("Lhurgoyf", "power is equal to", "characteristic"),
+    ("Cosmogoyf", "power is equal to", "characteristic"),
+    # damage multiplied (CR 614.1a)
+    ("Gratuitous Violence", "double that damage instead", "damage_double"),
+    ("City on Fire", "triple that damage instead", "damage_triple"),
+    ("Fiery Emancipation", "triple that damage to that permanent or player instead", "damage_triple"),
+    ("Twinflame Tyrant", "double that damage instead", "condition:source_would_deal_damage"),
+    # the replaced event skipped (CR 614.10, 614.11), the replaced life gain (CR 119.3)
+    ("Ugin's Nexus", "skips that turn instead", "condition:would_begin_extra_turn"),
+    ("Stranglehold", "skips that turn instead", "skip"),
+    ("Possessed Portal", "skips that draw instead", "skip"),
+    ("Obstinate Familiar", "you may skip that draw instead", "skip"),
+    ("Tainted Remedy", "loses that much life instead", "condition:would_gain_life"),
+    # choices as ~ enters (CR 614.12)
+    ("Jihad", "choose a color and an opponent", "choose_as_enters"),
+    ("Riptide Replicator", "choose a color and a creature type", "choose_as_enters"),
+    ("Guardian Archon", "secretly choose an opponent", "choose_as_enters"),
+    # a permission while a condition holds (CR 601.3, 611.2b); a one-time draw replacement (CR 614.11)
+    ("Gravecrawler", "from your graveyard as long as you control a Zombie", "condition:as_long_as"),
+    ("The Indomitable", "from your graveyard as long as", "cast"),
+    ("Words of Worship", "The next time you would draw a card", "condition:next_time_would_draw"),
+    ("Words of Wilding", "The next time you would draw a card", "condition:next_time_would_draw"),
+]
+
+
+@pytest.mark.parametrize("name,fragment,verb", ROUND_TRIP_8, ids=[f"{r[0]}:{r[2]}" for r in ROUND_TRIP_8])
+def test_round_trip_8(name, fragment, verb):
+    """Each line round-trips and its AST holds the Action verb the renderer read."""
+    a = ability(name, fragment)
+    assert a.fully_parsed, (a.normalized, a.to_json()["render_mismatch"])
+    assert verb in _verbs(a)
+
+
+def _action(name, fragment, verb):
+    return next(n for n in ability(name, fragment).body.walk() if isinstance(n, A.Action) and n.verb == verb)
+
+
+def test_joined_predicate_after_keyword_keeps_subject_and_types():
+    """"it has flying and is a Knight in addition to its other types": both predicates have the subject
+    "it" and the condition holds both (CR 611.2b, 613.1f, 205.1b)."""
+    s = ability("Skyknight Squire", "it has flying and is a Knight").body.effect[0]
+    grant, is_also = s.effects
+    assert isinstance(grant, A.GrantAbility) and [k.name for k in grant.abilities] == ["flying"]
+    assert is_also.verb == "is_also" and [w.lower() for w in is_also.extra["words"]] == ["knight"]
+    assert is_also.subject.quantifier == "it"
+    assert held(s).extra["counter"] == "+1/+1"
+
+
+def test_lhurgoyf_toughness_is_that_number_plus_one():
+    """Tarmogoyf: power = the count, toughness = that count + 1 (CR 604.3)."""
+    e = _action("Tarmogoyf", "power is equal to", "characteristic")
+    assert e.extra["what"] == "power" and e.extra["toughness_plus"].value == 1
+    assert e.amount.kind == "equal_to" and e.amount.ref.quantifier == "types_among"
+
+
+def test_damage_factor_and_recipient_are_structured():
+    """"double" vs "triple" is the verb; "to that permanent or player" is the object, none when it is the
+    replaced event's recipient (CR 614.1a)."""
+    double = _action("Gratuitous Violence", "double that damage", "damage_double")
+    triple = _action("Fiery Emancipation", "triple that damage", "damage_triple")
+    assert double.obj is None and double.extra["instead"] is True and double.subject.quantifier == "it"
+    assert triple.obj.words == ["permanent", "or", "player"]
+
+
+def test_skip_that_keeps_the_event_and_player_of_the_condition():
+    turn = ability("Ugin's Nexus", "skips that turn instead").body.effect[0]
+    assert turn.condition.verb == "condition:would_begin_extra_turn" and turn.condition.obj.words == ["player"]
+    assert turn.effects[0].extra == {"step": "turn", "player": "that", "next": False, "instead": True}
+    opp = ability("Stranglehold", "skips that turn instead").body.effect[0]
+    assert opp.condition.obj.words == ["opponent"]
+    draw = _action("Obstinate Familiar", "skip that draw", "skip")
+    assert draw.extra["step"] == "draw" and draw.extra["optional"] is True and draw.extra["instead"] is True
+    life = ability("Tainted Remedy", "loses that much life").body.effect[0]
+    assert life.condition.verb == "condition:would_gain_life" and life.condition.obj.words == ["opponent"]
+
+
+def test_as_enters_two_choices_and_secret_choice():
+    jihad = _action("Jihad", "choose a color and an opponent", "choose_as_enters")
+    assert jihad.obj.words == ["color"] and jihad.extra["and_obj"].words == ["opponent"]
+    assert jihad.extra["choice"] == "object" and jihad.extra["and_choice"] == "object"
+    rep = _action("Riptide Replicator", "choose a color and a creature type", "choose_as_enters")
+    assert rep.extra["and_choice"] == "type"
+    archon = _action("Guardian Archon", "secretly choose an opponent", "choose_as_enters")
+    assert archon.extra["secretly"] is True and "secretly" not in jihad.extra
+
+
+def test_may_cast_from_graveyard_as_long_as_keeps_zone_and_condition():
+    """Gravecrawler: the permission (optional cast from your graveyard) holds while you control a Zombie."""
+    s = ability("Gravecrawler", "as long as you control a Zombie").body.effect[0]
+    cast = s.effects[0]
+    assert cast.verb == "cast" and cast.extra["optional"] is True and cast.obj.qualifiers == ["zone:your_graveyard"]
+    assert held(s).verb == "condition:control" and held(s).obj.words == ["zombie"]
+
+
+def test_next_time_you_would_draw_is_a_condition_with_duration():
+    s = ability("Words of Worship", "The next time you would draw a card").body.effect[0]
+    assert s.condition.verb == "condition:next_time_would_draw" and s.condition.obj.quantifier == "you"
+    assert s.condition.extra["duration"].kind == A.DurationKind.THIS_TURN
+    assert s.effects[0].verb == "gain_life" and s.effects[0].extra["instead"] is True

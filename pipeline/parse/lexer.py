@@ -96,7 +96,12 @@ LOOKAHEAD_TERMINALS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
            (("ANDMAY", ("may", "choose", "new")),) +                  # Bonus Round: "copies it and may choose new targets"
            tuple(("ANDX", (w,)) for w in ("it", "they", "is", "has", "it's", "they're", "he", "he's")) +  # copy exceptions
            # "Add two mana of any one color and two mana of any other color" (mana.lark aw_and_other)
-           tuple(("ANDOTHER", (n, "mana", "of", "any", "other")) for n in ("one", "two", "three")),
+           tuple(("ANDOTHER", (n, "mana", "of", "any", "other")) for n in ("one", "two", "three")) +
+           # "has flying and is a Knight …": an "and" before a joined predicate's verb, not one of a keyword
+           # list (grammar/statics.lark PREDAND, as PREDCOMMA below); not before "loses", which a copy
+           # exception joins with its own "and" ("except it has haste and loses soulbond", copy.lark), nor
+           # before "doesn't"/"don't", which statics.lark reads with "enters tapped and doesn't untap …"
+           tuple(("PREDAND", (v,)) for v in PREDICATE_VERBS if v not in ("loses", "lose", "doesn't", "don't")),
     # "each creature blocking it" (a relation, not the type word "blocking"; declared in objects.lark)
     "blocking": tuple(("BLOCKINGREL", (w,)) for w in ("it", "~", "or", "him", "them")),
     # "or" joining two conditions/events after an object (conditions.lark): "you control a Desert or there is …"
@@ -152,7 +157,7 @@ def _reaches_shift(states: dict, stack: list, term: str) -> bool:
 #: (pipeline/parse/lexer.py _reaches_shift): "," before "where X is" of a mana production, the
 #: "and" between two copy exceptions, the "," inside a list of mana symbols (grammar/mana.lark, copy.lark)
 _SHIFT_CHECKED = frozenset({"WHERECOMMA", "ANDX", "MANACOMMA", "COMMATHEN", "COMMAWHERE", "PREDCOMMA", "COSTOR", "DEALTTO",
-                            "ATRANDOM"})
+                            "ATRANDOM", "PREDAND"})
 
 
 def split_tokens(text: str) -> Iterator[tuple[str, str, int]]:

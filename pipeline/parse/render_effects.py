@@ -16,7 +16,7 @@ _PT = __import__("re").compile(r"^[+-](?:\d+|X)/[+-](?:\d+|X)$")
 
 #: condition verbs whose renderer writes its own leading words ("as long as …", "the next time …")
 SELF_LEADING = frozenset({"condition:as_long_as", "condition:next_time_would_deal_damage", "condition:during_turn",
-                          "condition:as_enters", "condition:otherwise",
+                          "condition:as_enters", "condition:otherwise", "condition:next_time_would_draw",
                           "duration:for_as_long_as"})  # "For as long as that card remains exiled, …" (CR 611.2b)
 
 

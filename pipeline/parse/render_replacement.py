@@ -62,6 +62,15 @@ def render_next_time(a: A.Action, **_) -> str:
     return f"the next time {render(a.obj, role='subject')} would deal {combat}damage{to_words}{_duration_tail(a)}"
 
 
+@renders_verb("condition:next_time_would_draw")
+def render_next_time_draw(a: A.Action, **_) -> str:
+    """"the next time you would draw a card this turn" (a one-time draw replacement, CR 614.11, 609.7a)."""
+    extra_keys(a, {"duration"})
+    if a.obj is None or a.amount is not None or "duration" not in a.extra:
+        raise NotRendered(a.verb)
+    return f"the next time {render(a.obj, role='subject')} would draw a card{_duration_tail(a)}"
+
+
 @renders_verb("redirect_that_damage")
 def render_redirect_that_damage(a: A.Action, **_) -> str:
     """"that damage is dealt to target creature you control instead" (CR 614.9)."""
@@ -99,14 +108,20 @@ def render_prevent_n_of_that(a: A.Action, **_) -> str:
     return f"prevent {amount_number(a.amount, words=False)} of that damage"
 
 
-@renders_verb("damage_double")
+#: the factor of a multiplied damage event (CR 614.1a, 120.3): verb → word
+DAMAGE_FACTORS = {"damage_double": "double", "damage_triple": "triple"}
+
+
+@renders_verb(*DAMAGE_FACTORS)
 def render_damage_double(a: A.Action, **_) -> str:
-    """"it deals double that damage to that permanent or player instead" (CR 614.1a)."""
+    """"it deals double that damage to that permanent or player instead", "it deals triple that damage
+    instead" (no object: the replaced event's recipient) (CR 614.1a)."""
     extra_keys(a, {"instead"})
     if a.extra.get("instead") is not True or a.subject is None or a.amount is not None:
-        raise NotRendered("Action:damage_double")
+        raise NotRendered(f"Action:{a.verb}")
     verb = "deal" if is_plural(a.subject) else "deals"
-    return f"{render(a.subject, role='subject')} {verb} double that damage to {_obj(a)} instead"
+    to = "" if a.obj is None else f" to {_obj(a)}"
+    return f"{render(a.subject, role='subject')} {verb} {DAMAGE_FACTORS[a.verb]} that damage{to} instead"
 
 
 @renders_verb("counters_instead")
@@ -151,20 +166,25 @@ def render_source_would_deal(a: A.Action, **_) -> str:
 
 #: skipped steps and whose (CR 614.10; replacement.lark ``skip_step`` and the possessive words)
 SKIP_STEPS = frozenset({"turn", "untap step", "upkeep", "draw step", "combat phase", "untap steps", "draw steps"})
-SKIP_PLAYERS = frozenset({"your", "their", "that player's"})
+SKIP_PLAYERS = frozenset({"your", "their", "that player's", "that"})
+#: "skip that turn / draw / step": the replaced event of an "if … would …" (CR 614.10, 614.11)
+SKIP_THAT = frozenset({"turn", "draw", "step"})
 
 
 @renders_verb("skip")
 def render_skip(a: A.Action, **_) -> str:
-    """"Skip your draw step", "Players skip their untap steps", "skips their next turn" (CR 614.10)."""
-    from pipeline.parse.render_effects import subject_verb
+    """"Skip your draw step", "Players skip their untap steps", "skips their next turn" (CR 614.10); "that
+    player skips that turn instead", "you may skip that draw instead" (player "that", :data:`SKIP_THAT`)."""
+    from pipeline.parse.render_effects import instead_tail, subject_verb
 
-    extra_keys(a, {"step", "player", "next", "optional"})
+    extra_keys(a, {"step", "player", "next", "optional", "instead"})
     step, who = a.extra.get("step"), a.extra.get("player")
-    if step not in SKIP_STEPS or who not in SKIP_PLAYERS or a.obj is not None or a.amount is not None:
+    steps = SKIP_THAT if who == "that" else SKIP_STEPS
+    if step not in steps or who not in SKIP_PLAYERS or a.obj is not None or a.amount is not None \
+            or (who == "that" and a.extra.get("next") is True):
         raise NotRendered("Action:skip")
     nxt = "next " if a.extra.get("next") is True else ""
-    return f"{subject_verb(a, 'skip', 'skips')} {who} {nxt}{step}"
+    return f"{subject_verb(a, 'skip', 'skips')} {who} {nxt}{step}{instead_tail(a)}"
 
 
 #: designation verbs (the prepared designation: "While it's prepared, you may cast a copy of its

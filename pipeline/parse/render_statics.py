@@ -153,14 +153,25 @@ def render_lose_kw(a: A.Action, **_) -> str:
 
 @renders_verb("choose_as_enters")
 def render_choose_as_enters(a: A.Action, **_) -> str:
-    """"As ~ enters, choose a creature type" (CR 614.12: a choice made as the permanent enters)."""
-    extra_keys(a, {"choice"})
-    kind = a.extra.get("choice")
-    if kind not in ("object", "type", "name") or a.obj is None or a.amount is not None:
+    """"As ~ enters, choose a creature type" (CR 614.12: a choice made as the permanent enters); a second
+    choice (``extra.and_choice``, ``extra.and_obj``: "choose a color and an opponent"); ``extra.secretly``
+    ("secretly choose an opponent")."""
+    extra_keys(a, {"choice", "and_choice", "and_obj", "secretly"})
+
+    def one(kind, obj):
+        if kind not in ("object", "type", "name") or not isinstance(obj, A.Obj):
+            raise NotRendered("Action:choose_as_enters")
+        return render(obj) + ("" if kind == "object" else " " + kind)
+
+    if a.amount is not None or a.extra.get("secretly") not in (None, True) \
+            or (a.extra.get("secretly") and "and_choice" in a.extra):
         raise NotRendered("Action:choose_as_enters")
+    what = one(a.extra.get("choice"), a.obj)
+    if "and_choice" in a.extra or "and_obj" in a.extra:
+        what += " and " + one(a.extra.get("and_choice"), a.extra.get("and_obj"))
     who, _ = _subject(a)
-    tail = "" if kind == "object" else " " + kind
-    return f"as {who} enters, choose {render(a.obj)}{tail}"
+    secretly = "secretly " if a.extra.get("secretly") else ""
+    return f"as {who} enters, {secretly}choose {what}"
 
 
 #: characteristic-defining abilities (CR 604.3): extra.what → the words before "equal to"
@@ -169,13 +180,20 @@ CDA = {"power_toughness": "power and toughness are each", "power": "power is", "
 
 @renders_verb("characteristic")
 def render_characteristic(a: A.Action, **_) -> str:
-    """"~'s power and toughness are each equal to the number of creatures you control" (CR 604.3)."""
-    extra_keys(a, {"what"})
+    """"~'s power and toughness are each equal to the number of creatures you control" (CR 604.3);
+    with ``extra.toughness_plus`` (an Amount) "~'s power is equal to … and its toughness is equal to that
+    number plus 1" (the number in digits, CR 208.2)."""
+    from pipeline.parse.render_objects import amount_number
+
+    extra_keys(a, {"what", "toughness_plus"})
     what = CDA.get(a.extra.get("what"))
-    if what is None or not isinstance(a.amount, A.Amount) or a.obj is not None:
+    plus = a.extra.get("toughness_plus")
+    if (what is None or not isinstance(a.amount, A.Amount) or a.obj is not None
+            or (plus is not None and (a.extra.get("what") != "power" or not isinstance(plus, A.Amount)))):
         raise NotRendered("Action:characteristic")
     who, _ = _subject(a)
-    return f"{who}'s {what} equal to {quantity(a.amount)}"
+    tail = "" if plus is None else f" and its toughness is equal to that number plus {amount_number(plus, words=False)}"
+    return f"{who}'s {what} equal to {quantity(a.amount)}{tail}"
 
 
 #: rules-modifying sentences whose rule has no variable part but ``~`` (verb → wording)
@@ -402,6 +420,8 @@ OBJECT_CONDITIONS = {
     "would_enter": "{obj} would enter",  # CR 614.12
     "would_be_destroyed": "{obj} would be destroyed",  # CR 614.8 (regeneration-style replacements)
     "would_leave": "{obj} would leave the battlefield",  # CR 614.1a, 400.7
+    "would_begin_extra_turn": "{obj} would begin an extra turn",  # CR 500.7, 614.10 (replacement.lark)
+    "would_gain_life": "{obj} would gain life",  # CR 119.3, 614.1a (replacement.lark)
 }
 
 

@@ -52,6 +52,21 @@ class ReplacementRules(Transformer):
         return A.Action("prevent_from_source", obj=_first(ch, A.Obj), extra=dur_extra(ch), text=self._t(meta))
 
 
+    # ------------------------------------------------------------ damage multiplied (CR 614.1a, 120.3)
+    def a_damage_double(self, meta, ch):
+        """"deals double that damage [to that permanent or player]" / "deals triple that damage …" →
+        ``Action(damage_double | damage_triple, obj: the recipient or None — the same as the replaced
+        event's)``; "deals"/"deal" agree with the subject."""
+        self._form_used = True
+        verb = "damage_triple" if "df_triple" in ch else "damage_double"
+        return A.Action(verb, obj=_first(ch, A.Obj), text=self._t(meta))
+
+    def df_double(self, meta, ch):
+        return "df_double"
+
+    def df_triple(self, meta, ch):
+        return "df_triple"
+
     # ------------------------------------------------------------ next-time shields (CR 615.8), redirection (CR 614.9)
     def s_next_time(self, meta, ch):
         """"The next time a source of your choice would deal [combat] damage [to you] [this turn], …" (CR
@@ -69,6 +84,16 @@ class ReplacementRules(Transformer):
         cond = A.Action("condition:next_time_would_deal_damage", obj=objs[0], extra=extra,
                         text=self._t(meta).split(",", 1)[0])
         return A.Sentence(list(effects), condition=cond)
+
+    def s_next_time_draw(self, meta, ch):
+        """"The next time you would draw a card this turn, …" (CR 614.11, 609.7a) → ``Sentence(effects,
+        condition Action(condition:next_time_would_draw, obj: the player, extra.duration))``."""
+        dur = next((c for c in ch[:-1] if isinstance(c, (A.Text, A.Action, A.Duration))), None)
+        obj = A.Obj("you", None, [], "you")  # "you" written out in the grammar
+        self._form_used = True
+        cond = A.Action("condition:next_time_would_draw", obj=obj,
+                        extra={"duration": dur} if dur is not None else {}, text=self._t(meta).split(",", 1)[0])
+        return A.Sentence(list(ch[-1]), condition=cond)
 
     def c_redirect_that_damage(self, meta, ch):
         """"that damage is dealt to target creature instead" (CR 614.9: the damage of the event before is
@@ -97,6 +122,34 @@ class ReplacementRules(Transformer):
         who = " ".join(words[:-1] if nxt else words).replace(" 's", "'s")
         return A.Action("skip", extra={"step": step, "player": who, "next": nxt}, text=self._t(meta))
 
+    def a_skip_that(self, meta, ch):
+        """"skips that turn" / "skip that draw" / "skip that step": the event of the "if … would …" before
+        is skipped (CR 614.10, 614.11) → ``Action(skip, extra: {step: turn|draw|step, player: "that", next: False})``."""
+        step = self._low(meta).split()[-1]
+        return A.Action("skip", extra={"step": step, "player": "that", "next": False}, text=self._t(meta))
+
+    def c_may_action_instead(self, meta, ch):
+        """"you may skip that draw instead" → the clause of ``c_may`` (``extra.optional``) with ``extra.instead``."""
+        act = self.c_may(meta, ch)
+        if isinstance(act, A.Action):
+            act.extra["instead"] = True
+        return act
+
+    def _player_would(self, verb, meta, ch):
+        """``Action(condition:<verb>, obj: the player)``; "a player" / "an opponent" written as literals
+        become the Obj the object rule would give ("a", ["player"] / ["opponent"])."""
+        obj = _first(ch, A.Obj)
+        if obj is None:
+            self._form_used = True
+            word = "player" if "player" in self._lits else "opponent"
+            obj = A.Obj("a", None, [word], "a player" if word == "player" else "an opponent")
+        return A.Action("condition:" + verb, obj=obj, text=self._t(meta))
+
+    def cd_would_begin_extra_turn(self, meta, ch):  # CR 500.7 extra turns, replaced (CR 614.10)
+        return self._player_would("would_begin_extra_turn", meta, ch)
+
+    def cd_would_gain_life(self, meta, ch):  # CR 119.3 life gain, replaced (CR 614.1a)
+        return self._player_would("would_gain_life", meta, ch)
 
     # ------------------------------------------------------------ as ~ enters (CR 614.12)
     def s_as_enters_may_action(self, meta, ch):

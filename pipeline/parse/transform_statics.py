@@ -584,9 +584,21 @@ class StaticRules(Transformer):
         ``Sentence([Action(choose_as_enters, subject ~, obj, extra.choice: object|type|name)])``
         (the choice of ``zones.lark`` ``choose_what``)."""
         from pipeline.parse.transform_zones import _Choice
-        choice = _first(ch, _Choice)
+        choices = [c for c in ch if isinstance(c, _Choice)]
+        choice = choices[0] if choices else None
+        extra = {"choice": choice.kind if choice else None}
+        if len(choices) > 1:  # "choose a color and an opponent": the second choice (replacement.lark)
+            extra["and_choice"] = choices[1].kind
+            extra["and_obj"] = choices[1].obj
         return A.Sentence([A.Action("choose_as_enters", subject=_self_obj(), obj=choice.obj if choice else None,
-                                    extra={"choice": choice.kind if choice else None}, text=self._t(meta))])
+                                    extra=extra, text=self._t(meta))])
+
+    def s_as_enters_choose_secretly(self, meta, ch):
+        """"As ~ enters, secretly choose an opponent" (the choice is hidden until revealed) →
+        :meth:`s_as_enters_choose` with ``extra.secretly``."""
+        out = self.s_as_enters_choose(meta, ch)
+        out.effects[0].extra["secretly"] = True
+        return out
 
     def s_as_it_enters_choose(self, meta, ch):
         """"As it enters, choose a color" (Thriving lands: "it" is the permanent the line is about) →
@@ -604,6 +616,23 @@ class StaticRules(Transformer):
         what = "power_toughness" if "and" in lits else ("power" if "power" in lits else "toughness")
         return A.Sentence([A.Action("characteristic", subject=_self_obj(), amount=_first(ch, A.Amount),
                                     extra={"what": what}, text=self._t(meta))])
+
+    def s_cda_toughness_plus(self, meta, ch):
+        """"~'s power is equal to the number of creature cards in your graveyard and its toughness is equal
+        to that number plus 1" (CR 604.3) → ``Action(characteristic, subject ~, amount, extra.what: power,
+        extra.toughness_plus: Amount{fixed})`` — the toughness is the same count plus that number."""
+        amounts = [c for c in ch if isinstance(c, A.Amount)]
+        return A.Sentence([A.Action("characteristic", subject=_self_obj(), amount=amounts[0],
+                                    extra={"what": "power", "toughness_plus": amounts[-1]}, text=self._t(meta))])
+
+    def s_may_cast_as_long_as(self, meta, ch):
+        """"You may cast ~ from your graveyard as long as you control a Zombie" → the Sentence that
+        ``s_as_long_as_after`` gives for "<you may cast …> as long as <cond>" (CR 601.3, 611.2b)."""
+        objs = [c for c in ch if isinstance(c, A.Obj)]
+        cast = self.a_may_cast(meta, [objs[1]])
+        act = self.c_may(meta, [objs[0], cast])
+        cond = A.Action("condition:as_long_as", extra={"condition": ch[-1], "after": True}, text=self._t(meta))
+        return A.Sentence([act], condition=cond)
 
     # ------------------------------------------------------------ joined predicates (CR 205.1b, 613.1d)
     def a_is_also_pred(self, meta, ch):
