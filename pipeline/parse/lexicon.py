@@ -122,7 +122,7 @@ def is_keyword(name: str) -> bool:
 NON_CR_KEYWORDS = {
     "double team": "digital: MTG Arena (Alchemy: Baldur's Gate), e.g. Champions of Tyr",
     "starting intensity": "digital: MTG Arena (Alchemy intensity/intensify), e.g. Static Discharge",
-    "teamwork": "paper, printed after the bundled CR (Marvel Super Heroes, 2026), e.g. Heroic Teamwork",
+    "teamwork": "paper, in mid-2026 Oracle text (oracle-2026) but not in the bundled CR (2026-02-27), e.g. Heroic Teamwork",
 }
 
 
