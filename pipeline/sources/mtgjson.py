@@ -189,12 +189,7 @@ def _encoded_units(document, path) -> list[EncodedUnit]:
     for key in data.keys():
         value = data[key]  # (Object.items() would build Python objects of every value)
         if shape is None:  # as _units tells the shape from the first entry
-            if isinstance(value, Object) and isinstance(value.get("cards"), Array):
-                shape = "all_printings"
-            elif isinstance(value, Array) and key not in ("cards", "tokens", "sealedProduct"):
-                shape = "atomic"
-            else:
-                shape = "set"
+            shape = _data_shape(key, value, Object, Array)
         if shape == "all_printings":
             if not (isinstance(value, Object) and isinstance(value.get("cards"), Array)):
                 raise _NotEncodable
@@ -272,17 +267,24 @@ def normalize_unit(unit: Unit, path) -> Iterator[MtgjsonFace | OtherObject | Fla
         raise SourceError(path, f"invalid or truncated MTGJSON file: {exc}") from exc
 
 
+def _data_shape(key: str, value, object_type: type, array_type: type) -> str:
+    """The shape of an MTGJSON ``data`` object, told from its first entry ``(key, value)``:
+    ``"all_printings"`` (set code → set object with ``cards``), ``"atomic"`` (card name → list of
+    records) or ``"set"`` (one set file's fields). ``object_type``/``array_type`` are ``dict``/``list``
+    for decoded JSON, ``simdjson.Object``/``simdjson.Array`` for the incremental read."""
+    if isinstance(value, object_type) and isinstance(value.get("cards"), array_type):
+        return "all_printings"
+    if isinstance(value, array_type) and key not in ("cards", "tokens", "sealedProduct"):
+        return "atomic"
+    return "set"
+
+
 def _units(entries: Iterator[tuple[str, object]], path) -> Iterator[Unit]:
     shape = None
     one_set: dict[str, object] = {}  # a set file's entries: its cards come before its name and dates
     for key, value in entries:
         if shape is None:
-            if isinstance(value, dict) and isinstance(value.get("cards"), list):
-                shape = "all_printings"
-            elif isinstance(value, list) and key not in ("cards", "tokens", "sealedProduct"):
-                shape = "atomic"
-            else:
-                shape = "set"
+            shape = _data_shape(key, value, dict, list)
         if shape == "all_printings":
             if not (isinstance(value, dict) and isinstance(value.get("cards"), list)):
                 raise SourceError(path, "expected a set object with 'cards'", field=f"data.{key}")
